@@ -1,0 +1,57 @@
+"""Errors raised by tf1compat and modern.
+
+Every error names what was wrong (the option, file or device), echoes the value
+it received, and says what is accepted or how to fix the program, in one line
+that the command-line interface can print without a traceback.
+"""
+
+from __future__ import annotations
+
+
+class Tf1CompatError(Exception):
+    """Base class of every error this project raises on purpose."""
+
+
+class OptionError(Tf1CompatError, ValueError):
+    """An option value that is rejected when a `SessionOptions` is built.
+
+    Attributes:
+      option: the keyword (or ConfigProto field) that was wrong.
+      value: the value received.
+      accepted: what would have been accepted, in words.
+    """
+
+    def __init__(self, option: str, value: object, accepted: str, hint: str = ""):
+        self.option = option
+        self.value = value
+        self.accepted = accepted
+        self.hint = hint
+        message = f"invalid {option}: received {option}={value!r}; accepted: {accepted}"
+        if hint:
+            message += f" ({hint})"
+        super().__init__(message)
+
+
+class UnmappedConfigError(Tf1CompatError, ValueError):
+    """A ConfigProto sets fields that have no SessionOptions keyword."""
+
+    def __init__(self, fields: list[str]):
+        self.fields = list(fields)
+        super().__init__(
+            "ConfigProto sets fields that tf1compat does not map: "
+            + ", ".join(self.fields)
+            + "; accepted: the fields of the option table (`tf1compat explain --table`), "
+            "or pass unmapped='keep' to carry these fields through unchanged"
+        )
+
+
+class RuntimeAlreadyInitializedError(Tf1CompatError, RuntimeError):
+    """TF2 device options were asked for after TensorFlow's runtime started."""
+
+
+class DeviceError(Tf1CompatError, ValueError):
+    """A device was asked for that this machine does not have, or cannot make."""
+
+
+class GpuMemoryUnknownError(Tf1CompatError, RuntimeError):
+    """A memory fraction needs each GPU's total memory, and nothing could report it."""
