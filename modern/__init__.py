@@ -1,0 +1,42 @@
+"""modern: TF1 session options, done the TF2 way.
+
+`modern.configure(growth=True)` applies what `tf1compat.session(growth=True)`
+asks for, with `tf.config` calls in the order TF2 needs; `modern.plan` returns
+those calls without running them and `modern.explain` prints them as code.
+Importing this package does not import TensorFlow.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from modern import runtime as _runtime
+
+_runtime.install_watch()
+
+_EXPORTS = {
+    "SessionOptions": "tf1compat.options",
+    "configure": "modern.config",
+    "explain": "modern.config",
+    "ConfigureReport": "modern.config",
+    "plan": "modern.plan",
+    "Status": "modern.plan",
+    "Inventory": "modern.inventory",
+    "Placement": "tf1compat.placement",
+    "RuntimeAlreadyInitializedError": "tf1compat.errors",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'modern' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

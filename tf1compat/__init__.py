@@ -1,0 +1,42 @@
+"""tf1compat: TensorFlow 1 session code on TensorFlow 2.21.
+
+`tf1compat.session(growth=True)` gives a `tf.compat.v1.Session` with the
+ConfigProto options of a TF1 script; `modern.configure(growth=True)` applies
+the same options the TF2 way. Importing this package does not import
+TensorFlow: each name below is loaded on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+_EXPORTS = {
+    "SessionOptions": "tf1compat.options",
+    "JitLevel": "tf1compat.options",
+    "session": "tf1compat.session",
+    "config_proto": "tf1compat.session",
+    "GpuOptionsIgnoredWarning": "tf1compat.session",
+    "Placement": "tf1compat.placement",
+    "Tf1CompatError": "tf1compat.errors",
+    "OptionError": "tf1compat.errors",
+    "UnmappedConfigError": "tf1compat.errors",
+    "DeviceError": "tf1compat.errors",
+    "RuntimeAlreadyInitializedError": "tf1compat.errors",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'tf1compat' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

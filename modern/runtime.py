@@ -1,0 +1,125 @@
+"""Is TensorFlow's runtime started yet, and what started it?
+
+TF2 fixes device options (visible devices, logical devices, memory growth,
+thread pools) when its eager runtime initialises: the first op, the first
+`list_logical_devices()`, the first `get_memory_info()`. After that TF raises
+a bare RuntimeError. `modern.configure` asks here first, so it can say which
+line of the user's program started the runtime and how to reorder it.
+
+To know that line, importing `modern` arranges (cheaply, once) to note the
+caller of the runtime's first initialisation; the note is taken only for that
+one call and the original method is put back right after.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.util
+import os
+import sys
+import sysconfig
+import threading
+import traceback
+from typing import Optional
+
+_CONTEXT_MODULE = "tensorflow.python.eager.context"
+_lock = threading.Lock()
+_first_initializer: Optional[str] = None
+
+# Frames inside these packages (or the standard library) are not "the user's program".
+_LIBRARY_PACKAGES = ("tensorflow", "keras", "tf_keras", "tf1compat", "modern", "absl")
+
+
+def is_initialized() -> bool:
+    """True once TensorFlow's eager runtime has started in this process.
+
+    Importing TensorFlow does not start it; this check never starts it either.
+    """
+    context_module = sys.modules.get(_CONTEXT_MODULE)
+    if context_module is None:
+        return False
+    return context_module.context()._context_handle is not None
+
+
+def first_initializer() -> Optional[str]:
+    """Where the runtime was first initialised, e.g. "train.py:12 (tf.constant)", if known."""
+    return _first_initializer
+
+
+def _library_roots() -> tuple[str, ...]:
+    roots = [sysconfig.get_paths()["stdlib"] + os.sep]
+    for name in _LIBRARY_PACKAGES:
+        module = sys.modules.get(name)
+        roots.extend(os.path.join(path, "") for path in getattr(module, "__path__", ()))
+    return tuple(roots)
+
+
+def _describe(stack: list[traceback.FrameSummary]) -> str:
+    """The last frame of the user's program on the stack, with its line of code."""
+    roots = _library_roots()
+    for frame in reversed(stack):
+        if not frame.filename.startswith(roots) and not frame.filename.startswith("<frozen"):
+            code = f" (`{frame.line}`)" if frame.line else ""
+            return f"{os.path.basename(frame.filename)}:{frame.lineno}{code}"
+    return "TensorFlow itself (no frame of your program on the stack)"
+
+
+def _watch_context_class(context_module) -> None:
+    context_class = context_module.Context
+    original = context_class.ensure_initialized
+    if getattr(original, "_tf1compat_watch", False):
+        return
+
+    def ensure_initialized(self):
+        global _first_initializer
+        if self._context_handle is None:
+            with _lock:
+                if _first_initializer is None:
+                    _first_initializer = _describe(traceback.extract_stack()[:-1])
+        result = original(self)
+        if self._context_handle is not None:
+            context_class.ensure_initialized = original  # one note is enough
+        return result
+
+    ensure_initialized._tf1compat_watch = True
+    context_class.ensure_initialized = ensure_initialized
+
+
+class _ContextImportWatcher(importlib.abc.MetaPathFinder):
+    """Finds TF's context module through the normal finders, then adds the watch."""
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname != _CONTEXT_MODULE:
+            return None
+        _remove_watcher()
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+            return spec
+        loader_exec = spec.loader.exec_module
+
+        def exec_module(module):
+            loader_exec(module)
+            try:
+                _watch_context_class(module)
+            except Exception:  # the watch is a courtesy; TF must import regardless
+                pass
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+def _remove_watcher() -> None:
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _ContextImportWatcher)]
+
+
+def install_watch() -> None:
+    """Notes the first initialisation of the runtime, now or once TF is imported."""
+    module = sys.modules.get(_CONTEXT_MODULE)
+    try:
+        if module is not None:
+            if module.context()._context_handle is None:
+                _watch_context_class(module)
+        elif not any(isinstance(f, _ContextImportWatcher) for f in sys.meta_path):
+            sys.meta_path.insert(0, _ContextImportWatcher())
+    except Exception:
+        pass

@@ -1,0 +1,142 @@
+"""`tf1compat doctor`: a report of this machine that a user can paste into a bug report."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import importlib.util
+import json
+import os
+import platform
+import shutil
+import sys
+from typing import Any
+
+from modern.inventory import DEVICE_ENVIRONMENT
+
+_PACKAGES = ("tf1compat", "tensorflow", "keras", "tf_keras", "numpy", "protobuf",
+             "nvidia-ml-py", "hdfs-native", "libcst")
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "doctor", help="report versions, devices and settings that affect TF1 code",
+        description="Print TensorFlow, Keras and Python versions, the CUDA/cuDNN build, the "
+                    "physical and logical devices, the environment variables that change "
+                    "device behaviour, and which optional parts (legacy Keras, HDFS) work.")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run)
+
+
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _hdfs_status() -> dict[str, Any]:
+    if importlib.util.find_spec("tf1compat.hdfs") is None:
+        return {"available": False, "detail": "this version of tf1compat has no HDFS support"}
+    from tf1compat import hdfs
+
+    return hdfs.plugin_status()
+
+
+def _nvml_status() -> dict[str, Any]:
+    try:
+        import pynvml
+    except ImportError:
+        return {"available": False, "detail": "pip install nvidia-ml-py"}
+    try:
+        pynvml.nvmlInit()
+    except Exception as error:  # NVMLError_LibraryNotFound and friends
+        return {"available": False, "detail": f"installed, but {error}"}
+    pynvml.nvmlShutdown()
+    return {"available": True}
+
+
+def _devices() -> dict[str, Any]:
+    import tensorflow as tf
+
+    from modern.inventory import detect
+
+    inventory = detect()
+    physical = [{"name": d.name, "type": d.device_type} for d in tf.config.list_physical_devices()]
+    for entry in physical:
+        if entry["type"] == "GPU":
+            index = int(entry["name"].rsplit(":", 1)[1])
+            gpu = inventory.gpu(index)
+            entry.update(model=gpu.name, memory_total_mib=gpu.memory_total_mib)
+    logical = [{"name": d.name, "type": d.device_type} for d in tf.config.list_logical_devices()]
+    return {"physical": physical, "logical": logical,
+            "gpu_memory_source": inventory.memory_source or "none"}
+
+
+def collect(environ: dict[str, str]) -> dict[str, Any]:
+    """Everything the report shows, as plain data."""
+    import tensorflow as tf
+
+    build = dict(tf.sysconfig.get_build_info())
+    return {
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "packages": {name: _version(name) for name in _PACKAGES},
+        "build": {key: build.get(key) for key in
+                  ("is_cuda_build", "cuda_version", "cudnn_version", "cuda_compute_capabilities",
+                   "is_rocm_build")},
+        "devices": _devices(),
+        "environment": {name: environ.get(name) for name in DEVICE_ENVIRONMENT},
+        "features": {
+            "legacy_keras (tf_keras, for tf.layers)": importlib.util.find_spec("tf_keras")
+            is not None,
+            "nvml (GPU total memory)": _nvml_status(),
+            "nvidia-smi": shutil.which("nvidia-smi") or False,
+            "hdfs": _hdfs_status(),
+        },
+    }
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    print(f"tf1compat doctor  (python {report['python']}, {report['platform']})")
+    print("\nPackages")
+    for name, version in report["packages"].items():
+        print(f"  {name:<14} {version}")
+    print("\nTensorFlow build")
+    for key, value in report["build"].items():
+        print(f"  {key:<26} {value}")
+    devices = report["devices"]
+    print("\nDevices")
+    print(f"  {'kind':<9} {'name':<44} details")
+    for entry in devices["physical"]:
+        extra = ""
+        if entry["type"] == "GPU":
+            memory = entry.get("memory_total_mib")
+            extra = f"{entry.get('model', '')}, {memory if memory else '?'} MiB"
+        print(f"  {'physical':<9} {entry['name']:<44} {extra}".rstrip())
+    for entry in devices["logical"]:
+        print(f"  {'logical':<9} {entry['name']:<44}")
+    print(f"  GPU memory read from: {devices['gpu_memory_source']}")
+    print("\nEnvironment")
+    for name, value in report["environment"].items():
+        print(f"  {name:<26} {value if value is not None else '(unset)'}")
+    print("\nOptional parts")
+    for name, value in report["features"].items():
+        if isinstance(value, dict):
+            state = "available" if value.get("available") else "unavailable"
+            detail = value.get("detail", "")
+            value = f"{state}{': ' + detail if detail else ''}"
+        elif value is True:
+            value = "available"
+        elif value is False:
+            value = "unavailable"
+        print(f"  {name:<40} {value}")
+
+
+def run(args: argparse.Namespace) -> int:
+    report = collect(getattr(args, "original_environ", dict(os.environ)))
+    if args.json:
+        print(json.dumps(report, indent=2, default=str))
+    else:
+        _print_report(report)
+    return 0
