@@ -19,7 +19,7 @@ from typing import Any, Callable, Optional
 
 from modern import runtime
 from modern.inventory import Inventory
-from modern.plan import PlannedOption, Status, Step, plan
+from modern.planning import PlannedOption, Status, Step, plan
 from tf1compat.errors import RuntimeAlreadyInitializedError
 from tf1compat.options import SessionOptions
 

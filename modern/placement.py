@@ -46,6 +46,10 @@ def run(fn: Callable, *args: Any, **kwargs: Any):
     Returns:
       (what `fn` returns, the `Placement` of every node that ran).
 
+    Raises:
+      DeviceError: an op asks for a device that does not exist and soft
+        placement is off; the message lists the devices that exist.
+
     Note:
       A fresh copy of `fn` is traced: Python side effects inside it happen
       once more, as on any retrace.
@@ -53,10 +57,21 @@ def run(fn: Callable, *args: Any, **kwargs: Any):
     from tensorflow.python.eager import context
 
     function = _fresh_function(fn)
+    import tensorflow as tf
+
+    from tf1compat import device_errors
+
     context.enable_run_metadata()
     try:
         result = function(*args, **kwargs)
         metadata = context.export_run_metadata()
+    except tf.errors.InvalidArgumentError as error:
+        translated = device_errors.translate(
+            error, [d.name for d in tf.config.list_logical_devices()],
+            fix="call modern.configure(soft_placement=True) (or tf.config.set_soft_device_placement(True))")
+        if translated is None:
+            raise
+        raise translated from None
     finally:
         context.disable_run_metadata()
     ops = []

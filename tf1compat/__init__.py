@@ -16,9 +16,9 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "SessionOptions": "tf1compat.options",
     "JitLevel": "tf1compat.options",
-    "session": "tf1compat.session",
-    "config_proto": "tf1compat.session",
-    "GpuOptionsIgnoredWarning": "tf1compat.session",
+    "session": "tf1compat.compat_session",
+    "config_proto": "tf1compat.compat_session",
+    "GpuOptionsIgnoredWarning": "tf1compat.compat_session",
     "Placement": "tf1compat.placement",
     "Tf1CompatError": "tf1compat.errors",
     "OptionError": "tf1compat.errors",

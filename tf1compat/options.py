@@ -263,8 +263,8 @@ class SessionOptions:
           UnmappedConfigError: a ConfigProto sets fields with no keyword.
         """
         if options is None:
-            base = cls()
-        elif isinstance(options, SessionOptions):
+            return cls(**keywords)
+        if isinstance(options, SessionOptions):
             base = options
         else:
             base = cls.from_config_proto(options)

@@ -121,6 +121,13 @@ def _clear_if_empty(message, field: str) -> None:
         message.ClearField(field)
 
 
+def _is_repeated(field) -> bool:
+    # protobuf 5.28 added `is_repeated` and later releases dropped `label`.
+    if hasattr(field, "is_repeated"):
+        return field.is_repeated
+    return field.label == field.LABEL_REPEATED
+
+
 def set_field_paths(message, prefix: str = "") -> list[str]:
     """Dotted paths of every set leaf field of `message`, e.g. 'gpu_options.allocator_type'."""
     paths: list[str] = []
@@ -128,7 +135,7 @@ def set_field_paths(message, prefix: str = "") -> list[str]:
         path = f"{prefix}{field.name}"
         if field.message_type is not None and field.message_type.GetOptions().map_entry:
             paths.extend(f"{path}[{key!r}]" for key in value)
-        elif field.message_type is not None and field.label == field.LABEL_REPEATED:
+        elif field.message_type is not None and _is_repeated(field):
             for index, item in enumerate(value):
                 paths.extend(set_field_paths(item, f"{path}[{index}].") or [f"{path}[{index}]"])
         elif field.message_type is not None:

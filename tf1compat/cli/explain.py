@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from modern.config import ConfigureReport, ReportRow, code_for
     from modern.inventory import Inventory, detect
-    from modern.plan import plan
+    from modern.planning import plan
     from tf1compat.options import SessionOptions
     from tf1compat.proto_conversion import proto_text
 

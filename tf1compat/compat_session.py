@@ -14,12 +14,11 @@ something else.
 from __future__ import annotations
 
 import contextlib
-import re
 import threading
 import warnings
 from typing import Any, Iterator, Optional
 
-from tf1compat.errors import DeviceError
+from tf1compat import device_errors
 from tf1compat.options import SessionOptions
 
 # What TensorFlow uses for a GPU option a session leaves unset.
@@ -74,10 +73,6 @@ class _ProcessGpuOptions:
 
 process_gpu_options = _ProcessGpuOptions()
 
-_NO_DEVICE_RE = re.compile(
-    r"Cannot assign a device for operation (?P<op>[^:\s]+):.*?"
-    r"(?:explicitly assigned to|assigned to) (?P<device>\S+?)(?: but|\.|,|\s)", re.S)
-
 _session_class = None
 
 
@@ -95,26 +90,14 @@ def _compat_session_class():
             try:
                 return super().run(fetches, feed_dict, options, run_metadata)
             except tf.errors.InvalidArgumentError as error:
-                translated = placement_error(error, self)
+                translated = device_errors.translate(
+                    error, [device.name for device in self.list_devices()])
                 if translated is None:
                     raise
                 raise translated from None
 
     _session_class = Session
     return Session
-
-
-def placement_error(error: Exception, session) -> Optional[DeviceError]:
-    """Our DeviceError for TF's "Cannot assign a device" error, else None."""
-    match = _NO_DEVICE_RE.search(str(error))
-    if not match:
-        return None
-    devices = [d.name.split("device:")[-1] for d in session.list_devices()]
-    return DeviceError(
-        f"operation {match.group('op')!r} asks for device {match.group('device')!r}, "
-        f"which this session does not have; its devices are {devices}. Fix: create the "
-        "session with soft_placement=True to fall back to an existing device, split the "
-        "CPU with cpus=N, or change the tf.device(...) request")
 
 
 def config_proto(options: Any = None, /, **keywords: Any):

@@ -1,0 +1,47 @@
+"""Turns TensorFlow's "no such device" errors into a DeviceError that lists the devices.
+
+TF1 sessions say "Cannot assign a device for operation X: ... explicitly
+assigned to /device:GPU:0 ..."; TF2 functions say "Unable to find any devices
+for spec /device:GPU:0". Both worlds raise the same DeviceError instead,
+naming the op (when TF does), the device asked for, and the devices that exist.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Optional
+
+from tf1compat.errors import DeviceError
+from tf1compat.placement import short_device
+
+_PATTERNS = (
+    re.compile(r"Cannot assign a device for operation (?P<op>[^:\s]+):.*?"
+               r"(?:explicitly assigned to|assigned to) (?P<device>\S+?)(?: but|\.|,|\s)", re.S),
+    re.compile(r"Unable to find any devices for spec (?P<device>\S+)"),
+    re.compile(r"Could not satisfy device specification '(?P<device>[^']+)'"),
+)
+
+
+def translate(error: Exception, devices: Iterable[str],
+              fix: str = "create the session with soft_placement=True") -> Optional[DeviceError]:
+    """A DeviceError for TF's device-assignment error, or None for any other error.
+
+    Args:
+      error: what TensorFlow raised.
+      devices: names of the devices that exist (any spelling).
+      fix: the first remedy to suggest, in the caller's world.
+    """
+    text = str(error)
+    for pattern in _PATTERNS:
+        match = pattern.search(text)
+        if match:
+            break
+    else:
+        return None
+    groups = match.groupdict()
+    operation = f"operation {groups['op']!r}" if groups.get("op") else "an operation"
+    existing = sorted({short_device(name) for name in devices})
+    return DeviceError(
+        f"{operation} asks for device {groups['device']!r}, which does not exist here; "
+        f"the devices are {existing}. Fix: {fix} to fall back to an existing device, split "
+        "the CPU with cpus=N, or change the tf.device(...) request")
