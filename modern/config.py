@@ -175,14 +175,19 @@ def configure(options: Any = None, /, inventory: Optional[Inventory] = None,
       RuntimeAlreadyInitializedError: the runtime already started with other
         device or thread options; the message names where it started.
     """
-    planned = plan(options, inventory=inventory, **keywords)
+    return apply(plan(options, inventory=inventory, **keywords))
+
+
+def apply(planned: list[PlannedOption]) -> ConfigureReport:
+    """Runs planned options (see `configure`), checking first whether the runtime started."""
     started = runtime.is_initialized()
     rows = []
     if started:
-        blocking = [row for row in planned for step in row.steps
-                    if step.action not in _CHANGEABLE_AFTER_START and not _in_effect(step)]
+        blocking = [row for row in planned
+                    if any(step.action not in _CHANGEABLE_AFTER_START and not _in_effect(step)
+                           for step in row.steps)]
         if blocking:
-            raise _already_started_error(list(dict.fromkeys(blocking)))
+            raise _already_started_error(blocking)
     for row in planned:
         detail = row.detail
         for step in row.steps:

@@ -59,7 +59,16 @@ def _logical(limits) -> str:
     return f"[{configs}]"
 
 
-def _logical_step(index: int, limits: tuple) -> Step:
+def check_fits(index: int, limits: tuple, inventory: Inventory) -> None:
+    """Raises DeviceError when logical devices need more memory than GPU `index` has."""
+    total = inventory.gpu(index).memory_total_mib
+    if total is not None and sum(limits) > total:
+        raise DeviceError(
+            f"virtual_gpus asks {sum(limits)} MiB in all on GPU {index}, which has "
+            f"{total} MiB; accepted: memory limits whose sum is at most {total}")
+
+
+def logical_step(index: int, limits: tuple) -> Step:
     return Step("set_gpu_logical_devices", (index, tuple(limits)),
                 f"tf.config.set_logical_device_configuration({_gpu_ref(index)}, {_logical(limits)})")
 
@@ -138,13 +147,9 @@ class _Planner:
                 f"{len(self.gpus)} entries")
         steps = []
         for index, limits in zip(self.gpus, virtual):
-            total = self.inventory.gpu(index).memory_total_mib
-            if total is not None and sum(limits) > total:
-                raise DeviceError(
-                    f"virtual_gpus asks {sum(limits)} MiB in all on GPU {index}, which has "
-                    f"{total} MiB; accepted: memory limits whose sum is at most {total}")
+            check_fits(index, limits, self.inventory)
             self.logical[index] = tuple(limits)
-            steps.append(_logical_step(index, limits))
+            steps.append(logical_step(index, limits))
         self.add("virtual_gpus", Status.APPLIED, steps)
 
     def fraction(self) -> None:
@@ -166,7 +171,7 @@ class _Planner:
                     "virtual_gpus=[[MiB]] instead, or install the NVIDIA driver tools")
             limit = int(fraction * total)
             self.logical[index] = (limit,)
-            step = _logical_step(index, (limit,))
+            step = logical_step(index, (limit,))
             steps.append(dataclasses.replace(
                 step, code=f"{step.code}  # {fraction} x {total} MiB"))
         detail = "one logical device per GPU, memory_limit = fraction x total memory"

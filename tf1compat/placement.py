@@ -105,9 +105,18 @@ class Placement:
         ops = self.ops if include_internal else self.user_ops()
         return sorted({op.short_device for op in ops})
 
+    def named(self, name: str) -> list[PlacedOp]:
+        """The nodes called `name`; failing that, those whose name ends in '/name'.
+
+        The fallback finds ops under name scopes a caller did not write, such
+        as the 'PartitionedCall/' of a tf.function inlined into another one.
+        """
+        exact = [op for op in self.ops if op.name == name]
+        return exact or [op for op in self.ops if op.name.endswith("/" + name)]
+
     def devices_of(self, name: str) -> set[str]:
-        """Every device that ran a node called `name` (short form)."""
-        found = {op.short_device for op in self.ops if op.name == name}
+        """Every device that ran a node called `name` (short form); see `named`."""
+        found = {op.short_device for op in self.named(name)}
         if not found:
             names = sorted({op.name for op in self.ops})
             close = difflib.get_close_matches(name, names, n=3)
