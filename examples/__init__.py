@@ -1,0 +1,5 @@
+"""The seed topics, each written twice: a TF1 form (tf1compat) and a TF2 form (modern).
+
+Run one alone from the checkout with `python -m examples.<name>`, or all of
+them side by side with `tf1compat compare`. Not installed with the packages.
+"""
