@@ -40,11 +40,12 @@ class Settings:
 def run_form(module_name: str, form: str, settings: Settings) -> dict[str, Any]:
     """Runs one form of an example in this process; returns its result and time.
 
-    TensorFlow is imported before the clock starts: every form pays that alike.
+    The libraries a module lists in PREIMPORT (TensorFlow unless it says
+    otherwise) are imported before the clock starts: every form pays that alike.
     """
-    import tensorflow  # noqa: F401
-
     module = importlib.import_module(module_name)
+    for library in getattr(module, "PREIMPORT", ("tensorflow",)):
+        importlib.import_module(library)
     start = time.perf_counter()
     result = getattr(module, form)(settings)
     return {"example": module.NAME, "form": form, "seconds": time.perf_counter() - start,

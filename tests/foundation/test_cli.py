@@ -90,7 +90,8 @@ def test_doctor_json_reports_versions_devices_and_environment():
     report = json.loads(result.stdout)
     assert report["packages"]["tensorflow"].startswith("2.21")
     assert report["packages"]["keras"].startswith("3.")
-    assert {"name": "/physical_device:CPU:0", "type": "CPU"} in report["devices"]["physical"]
+    assert {"kind": "physical", "name": "/physical_device:CPU:0", "type": "CPU",
+            "detail": ""} in report["devices"]["physical"]
     assert any(d["type"] == "CPU" for d in report["devices"]["logical"])
     assert report["environment"]["TF_FORCE_GPU_ALLOW_GROWTH"] == "true"
     assert report["environment"]["CUDA_VISIBLE_DEVICES"] == ""

@@ -57,19 +57,14 @@ def _nvml_status() -> dict[str, Any]:
 
 
 def _devices() -> dict[str, Any]:
-    import tensorflow as tf
-
+    from modern import devices
     from modern.inventory import detect
 
     inventory = detect()
-    physical = [{"name": d.name, "type": d.device_type} for d in tf.config.list_physical_devices()]
-    for entry in physical:
-        if entry["type"] == "GPU":
-            index = int(entry["name"].rsplit(":", 1)[1])
-            gpu = inventory.gpu(index)
-            entry.update(model=gpu.name, memory_total_mib=gpu.memory_total_mib)
-    logical = [{"name": d.name, "type": d.device_type} for d in tf.config.list_logical_devices()]
-    return {"physical": physical, "logical": logical,
+    listed = [dict(kind=row.kind, type=row.device_type, name=row.name, detail=row.detail)
+              for row in devices.rows(inventory)]
+    return {"physical": [row for row in listed if row["kind"] == "physical"],
+            "logical": [row for row in listed if row["kind"] == "logical"],
             "gpu_memory_source": inventory.memory_source or "none"}
 
 
@@ -107,15 +102,10 @@ def _print_report(report: dict[str, Any]) -> None:
         print(f"  {key:<26} {value}")
     devices = report["devices"]
     print("\nDevices")
-    print(f"  {'kind':<9} {'name':<44} details")
-    for entry in devices["physical"]:
-        extra = ""
-        if entry["type"] == "GPU":
-            memory = entry.get("memory_total_mib")
-            extra = f"{entry.get('model', '')}, {memory if memory else '?'} MiB"
-        print(f"  {'physical':<9} {entry['name']:<44} {extra}".rstrip())
-    for entry in devices["logical"]:
-        print(f"  {'logical':<9} {entry['name']:<44}")
+    print(f"  {'kind':<9} {'type':<5} {'name':<44} details")
+    for entry in devices["physical"] + devices["logical"]:
+        print(f"  {entry['kind']:<9} {entry['type']:<5} {entry['name']:<44} "
+              f"{entry['detail']}".rstrip())
     print(f"  GPU memory read from: {devices['gpu_memory_source']}")
     print("\nEnvironment")
     for name, value in report["environment"].items():
