@@ -82,9 +82,11 @@ class _Planner:
         # physical GPU index -> memory limits (MiB) of its logical devices
         self.logical: dict[int, tuple] = {}
 
-    def add(self, keyword: str, status: Status, steps=(), detail: str = "") -> None:
-        self.rows.append(PlannedOption(keyword, getattr(self.options, keyword, None), status,
-                                       tuple(steps), detail))
+    def add(self, keyword: str, status: Status, steps=(), detail: str = "",
+            value: Any = None) -> None:
+        if value is None:
+            value = getattr(self.options, keyword, None)
+        self.rows.append(PlannedOption(keyword, value, status, tuple(steps), detail))
 
     def _no_gpu(self, keyword: str, why: str = "") -> None:
         self.add(keyword, Status.NOT_APPLICABLE, detail=why or self._why_no_gpu())
@@ -247,10 +249,10 @@ class _Planner:
 
         from tf1compat.proto_conversion import set_field_paths
 
-        rest = config_pb2.ConfigProto.FromString(self.options.passthrough)
-        self.add("passthrough", Status.UNSUPPORTED, detail=(
-            "ConfigProto fields with no TF2 call, used by TF1 sessions only: "
-            + ", ".join(set_field_paths(rest))))
+        fields = set_field_paths(config_pb2.ConfigProto.FromString(self.options.passthrough))
+        self.add("passthrough", Status.UNSUPPORTED, value=fields, detail=(
+            "ConfigProto fields with no TF2 call; TF1 sessions still honour them: "
+            + ", ".join(fields)))
 
 
 def plan(options: Any = None, /, inventory: Optional[Inventory] = None,

@@ -253,6 +253,10 @@ class SessionOptions:
     def coerce(cls, options: Any = None, /, **keywords: Any) -> "SessionOptions":
         """Returns SessionOptions from options, a ConfigProto, or keywords.
 
+        A ConfigProto's fields that have no keyword are kept (`passthrough`):
+        a TF1 session still honours them, and `modern.plan` reports them as
+        unsupported rather than dropping them.
+
         Args:
           options: None, a `SessionOptions`, a `tf.compat.v1.ConfigProto`, its
             serialized bytes, or its text format.
@@ -260,14 +264,13 @@ class SessionOptions:
 
         Raises:
           OptionError: as for the constructor.
-          UnmappedConfigError: a ConfigProto sets fields with no keyword.
         """
         if options is None:
             return cls(**keywords)
         if isinstance(options, SessionOptions):
             base = options
         else:
-            base = cls.from_config_proto(options)
+            base = cls.from_config_proto(options, unmapped="keep")
         return base.replace(**keywords) if keywords else base
 
     @classmethod

@@ -170,3 +170,13 @@ def test_code_for_plan_is_valid_python_and_mentions_each_status():
     assert "# growth=True: approximated" in code
     assert "memory_limit=8000" in code
     assert "tf.debugging.set_log_device_placement(True)" in code
+
+
+def test_plan_of_a_config_proto_reports_its_unmapped_fields():
+    import tensorflow as tf
+
+    proto = tf.compat.v1.ConfigProto(device_count={"CPU": 2}, operation_timeout_in_ms=50)
+    rows = {r.keyword: r for r in plan(proto, inventory=NO_GPU)}
+    assert rows["cpus"].status is Status.APPLIED
+    assert rows["passthrough"].status is Status.UNSUPPORTED
+    assert "operation_timeout_in_ms" in rows["passthrough"].detail

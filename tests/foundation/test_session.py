@@ -149,3 +149,13 @@ def test_bad_keyword_fails_before_any_session_exists():
         with tf1compat.session(grouth=True):
             pass
     assert tf.executing_eagerly()
+
+
+def test_config_proto_fields_without_keyword_still_reach_the_session():
+    proto = tf.compat.v1.ConfigProto(device_count={"CPU": 2}, operation_timeout_in_ms=1234)
+    proto.gpu_options.allocator_type = "BFC"
+    with tf1compat.session(proto, soft_placement=True) as sess:
+        assert len(sess.list_devices()) == 2
+        assert sess._config.operation_timeout_in_ms == 1234
+        assert sess._config.gpu_options.allocator_type == "BFC"
+        assert sess._config.allow_soft_placement
