@@ -125,7 +125,7 @@ def serve(cluster: Any = None, options: Any = None, /, *, task_type: Optional[st
 
     os.environ.setdefault("GRPC_FAIL_FAST", "use_caller")
     started = server(resolved, None, None, options, **keywords)
-    print(f"[{resolved.task}] serving at {resolved.address()} "
+    print(f"{resolved.task} serving at {resolved.address()} "
           f"(TensorFlow gRPC, no authentication)", flush=True)
     started.join()
     if exit_when_done:

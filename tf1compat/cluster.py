@@ -15,8 +15,12 @@ first, and takes session options the way `tf1compat.session` does:
     if cluster.task_type == "ps":
         tf1compat.cluster.join(cluster)                     # serves until killed
     with tf1compat.cluster.session(cluster, soft_placement=True) as sess:
-        with tf.device(tf1compat.cluster.replica_device_setter(cluster)):
+        with tf.compat.v1.device(tf1compat.cluster.replica_device_setter(cluster)):
             ...
+
+On TF2, `tf.device` refuses a device function ("tf.device does not support
+functions"): TF1's `with tf.device(replica_device_setter(...))` must become
+`with tf.compat.v1.device(...)` inside a graph.
 
 TensorFlow's gRPC servers have no authentication: anyone who reaches a
 task's port can run any op on it (read files, start processes). Keep them on
@@ -116,7 +120,8 @@ def replica_device_setter(cluster: Any = None, job_name: Optional[str] = None,
                           worker_device_suffix: str = "") -> Any:
     """TF1's `replica_device_setter` for this worker: variables on ps tasks, ops here.
 
-    Use it as `with tf.device(replica_device_setter(cluster)):` while building
+    Use it as `with tf.compat.v1.device(replica_device_setter(cluster)):` (TF2's
+    `tf.device` takes no functions) inside a `tf.Graph`, while building
     the model in between-graph replication (one graph per worker, shared
     variables on the ps tasks, round-robin unless `ps_strategy` says otherwise).
 

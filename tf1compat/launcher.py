@@ -8,7 +8,8 @@
 - when one task fails (non-zero exit, or killed by a signal) every other task
   is stopped, and the result names the task and its exit code;
 - Ctrl-C (SIGINT) or SIGTERM stops every task and its children (each task runs
-  in its own process group): no process is left behind;
+  in its own process group): no process is left behind; on Linux a task is
+  also killed if launch itself dies (PR_SET_PDEATHSIG);
 - with `max_restarts`, a failed run is stopped and started again (all tasks,
   new free ports): training scripts that back up (`modern.fault_tolerance`)
   resume from their last backup;
@@ -52,6 +53,16 @@ def describe_exit(returncode: int) -> str:
 def exit_status(returncode: int) -> int:
     """A shell-style exit status: the code, or 128 + signal number."""
     return 128 - returncode if returncode < 0 else returncode
+
+
+def _die_with_parent() -> None:  # runs in the child between fork and exec
+    """Linux: the task gets SIGKILL if launch itself dies (even by SIGKILL)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
 
 
 def default_main_jobs(cluster: Cluster) -> tuple[str, ...]:
@@ -186,7 +197,9 @@ class Launcher:
                 command += tf1_flags(cluster, job, index)
             process = subprocess.Popen(command, env=self._task_env(cluster, job, index, attempt),
                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                       stdin=subprocess.DEVNULL, start_new_session=True)
+                                       stdin=subprocess.DEVNULL, start_new_session=True,
+                                       preexec_fn=_die_with_parent
+                                       if sys.platform.startswith("linux") else None)
             name = f"{job}:{index}"
             prefix = f"[{name}] "
             threads = [threading.Thread(target=self._forward, args=(stream, prefix, sink),
