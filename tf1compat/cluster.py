@@ -86,14 +86,26 @@ def join(cluster: Any = None, job_name: Optional[str] = None, task_index: Option
     server(cluster, job_name, task_index, options, **keywords).join()
 
 
+def device_filters(cluster: Cluster) -> list[str]:
+    """The devices a task's session needs: the ps tasks and itself.
+
+    Without filters a TF1 session on a cluster waits for every task of it, so
+    one slow or missing worker stalls the others (TF1's between-graph advice).
+    """
+    return ([f"/job:{PS}"] if cluster.addresses(PS) else []) + \
+        [f"/job:{cluster.task_type}/task:{cluster.task_index}"]
+
+
 @contextlib.contextmanager
 def session(cluster: Any = None, job_name: Optional[str] = None,
             task_index: Optional[int] = None, options: Any = None, /, *, graph=None,
-            **keywords: Any) -> Iterator[Any]:
+            filters: Optional[list[str]] = None, **keywords: Any) -> Iterator[Any]:
     """Starts this task's server and yields a `tf1compat.session` on its target.
 
     The server stays up for as long as the process lives (TensorFlow cannot
-    stop a started gRPC server), so other tasks can keep using it.
+    stop a started gRPC server), so other tasks can keep using it. The session
+    sees only the ps tasks and this task (`device_filters`), unless `filters`
+    says otherwise.
 
     >>> import tensorflow as tf
     >>> from tf1compat.cluster_spec import local_cluster
@@ -103,9 +115,13 @@ def session(cluster: Any = None, job_name: Optional[str] = None,
     """
     from tf1compat.compat_session import session as compat_session
 
+    resolved = _resolve(cluster, job_name, task_index)
     resolved_options = SessionOptions.coerce(options, **keywords)
-    started = server(cluster, job_name, task_index, resolved_options)
-    with compat_session(resolved_options, graph=graph, target=started.target) as sess:
+    started = server(resolved, None, None, resolved_options)
+    proto = resolved_options.to_config_proto()
+    proto.device_filters.extend(device_filters(resolved) if filters is None else filters)
+    with compat_session(SessionOptions.from_config_proto(proto, unmapped="keep"), graph=graph,
+                        target=started.target) as sess:
         sess.server = started
         yield sess
 

@@ -93,7 +93,7 @@ def _task(text: str, cluster: Cluster) -> tuple[str, int]:
     return job, int(index)
 
 
-def hostfile_commands(cluster: Cluster, command: list[str], script_args_display: str) -> str:
+def hostfile_commands(cluster: Cluster, script_args_display: str) -> str:
     """For each task, the shell command that runs it on its machine."""
     lines = ["# One command per machine (run each on the host named in its comment).",
              "# TensorFlow's gRPC servers are unauthenticated: use a private network."]
@@ -108,7 +108,6 @@ def hostfile_commands(cluster: Cluster, command: list[str], script_args_display:
 def run(args: argparse.Namespace) -> int:
     from tf1compat.launcher import Launcher
 
-    command = command_for(args)
     tasks = None
     if args.hostfile:
         if args.workers is not None or args.ps or args.chief or args.ports:
@@ -124,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
                              (["python3", "-m", args.script] if args.module else
                               ["python3", args.script] if args.script.endswith(".py")
                               else [args.script]) + list(args.script_args))
-            print(hostfile_commands(cluster, command, shown))
+            print(hostfile_commands(cluster, shown))
             return 0
         tasks = [_task(args.task, cluster)]
 
@@ -139,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
 
         def factory() -> Cluster:
             return local_cluster(workers, args.ps, args.chief, args.host, ports)
+    command = command_for(args)  # the script must exist here only when it runs here
     wait_for = [job.strip() for job in args.wait_for.split(",")] if args.wait_for else None
     launcher = Launcher(factory, command, tasks=tasks, main_jobs=wait_for,
                         tf1_flags=args.tf1_flags, bind="all" if args.bind_all else "task",
