@@ -83,6 +83,10 @@ def multi_worker_mirrored(args) -> dict:
     class Record(keras.callbacks.Callback):
         """After the backup of an epoch: its weight digest, and a line in --epoch-log."""
 
+        def on_train_begin(self, logs=None):  # after BackupAndRestore has restored
+            print(f"training starts at epoch {backup.restored_epoch} (attempt {attempt})",
+                  flush=True)
+
         def on_epoch_end(self, epoch, logs=None):
             digests[int(epoch)] = weights_digest(self.model.get_weights())
             epochs_run.append(int(epoch))
