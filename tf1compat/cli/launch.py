@@ -3,7 +3,7 @@
     tf1compat launch --workers 2 train.py --epochs 3             # MultiWorkerMirroredStrategy
     tf1compat launch --chief --ps 1 --workers 2 train.py         # ParameterServerStrategy
     tf1compat launch --ps 1 --workers 2 --tf1-flags train_tf1.py # TF1 between-graph
-    tf1compat launch -m examples.multiworker_digits               # a module, as python -m
+    tf1compat launch -m examples.distributed_tf2 mwms             # a module, as python -m
     tf1compat launch --hostfile hosts.txt train.py               # print each machine's command
     tf1compat launch --hostfile hosts.txt --task worker:1 train.py   # run that one task here
 """
