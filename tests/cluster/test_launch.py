@@ -162,10 +162,13 @@ def test_hostfile_prints_the_command_for_each_machine(tmp_path):
     result = run_cli("launch", "--hostfile", str(hostfile), "train.py", "--epochs", "3",
                      timeout=60)
     assert result.returncode == 0, result.stderr
-    commands = [l for l in result.stdout.splitlines() if l.startswith("TF_CONFIG=")]
-    assert len(commands) == 3
-    assert all(c.endswith("python3 train.py --epochs 3") for c in commands)
-    config = json.loads(commands[2].split("'")[1])
+    lines = result.stdout.splitlines()
+    commands = [l for l in lines if l.startswith("tf1compat launch")]
+    assert commands == [f"tf1compat launch --hostfile {hostfile} --task {task} train.py --epochs 3"
+                        for task in ("ps:0", "worker:0", "worker:1")]
+    plain = [l for l in lines if l.startswith("#   or: TF_CONFIG=")]
+    assert len(plain) == 3 and all(l.endswith("python3 train.py --epochs 3") for l in plain)
+    config = json.loads(plain[2].split("'")[1])
     assert config["task"] == {"type": "worker", "index": 1}
     assert config["cluster"]["ps"] == ["10.0.0.1:2222"]
     assert "# worker:1 on 10.0.0.3" in result.stdout
@@ -226,3 +229,9 @@ def test_a_tensorflow_server_listens_only_on_loopback(tmp_path):
     assert result.returncode == 0, result.stderr
     lines = [l for l in result.stdout.splitlines() if l.startswith("[worker:0] [")]
     assert json.loads(lines[-1].partition("] ")[2]) in (["::ffff:127.0.0.1"], ["127.0.0.1"])
+
+
+def test_help_warns_about_authentication():
+    result = run_cli("launch", "--help", timeout=60)
+    assert result.returncode == 0 and "usage: tf1compat launch" in result.stdout
+    assert "no authentication" in result.stdout and "--bind-all" in result.stdout

@@ -93,15 +93,20 @@ def _task(text: str, cluster: Cluster) -> tuple[str, int]:
     return job, int(index)
 
 
-def hostfile_commands(cluster: Cluster, script_args_display: str) -> str:
-    """For each task, the shell command that runs it on its machine."""
-    lines = ["# One command per machine (run each on the host named in its comment).",
-             "# TensorFlow's gRPC servers are unauthenticated: use a private network."]
+def hostfile_commands(cluster: Cluster, hostfile: str, program: list[str]) -> str:
+    """For each task, the command that runs it on its machine (two equivalent forms)."""
+    shown = " ".join(shlex.quote(part) for part in program)
+    lines = ["# One command per machine: run each on the host named above it, with the same",
+             f"# {hostfile} there. TensorFlow's gRPC servers are unauthenticated: use a private",
+             "# network. The TF_CONFIG form needs no tf1compat, but its servers listen on every",
+             "# interface."]
     for job, index in cluster.tasks():
         address = cluster.addresses(job)[index]
         lines.append(f"\n# {job}:{index} on {address.rpartition(':')[0]}")
-        lines.append(f"TF_CONFIG={shlex.quote(cluster.to_tf_config_json(job, index))} "
-                     f"{script_args_display}")
+        lines.append(f"tf1compat launch --hostfile {shlex.quote(hostfile)} --task {job}:{index} "
+                     f"{shown}")
+        lines.append(f"#   or: TF_CONFIG={shlex.quote(cluster.to_tf_config_json(job, index))} "
+                     f"python3 {shown}")
     return "\n".join(lines)
 
 
@@ -119,11 +124,9 @@ def run(args: argparse.Namespace) -> int:
             raise LaunchError(f"--hostfile {args.hostfile}: cannot read it "
                               f"({error.strerror})") from None
         if not args.task:
-            shown = " ".join(shlex.quote(part) for part in
-                             (["python3", "-m", args.script] if args.module else
-                              ["python3", args.script] if args.script.endswith(".py")
-                              else [args.script]) + list(args.script_args))
-            print(hostfile_commands(cluster, shown))
+            program = (["-m", args.script] if args.module else [args.script]) \
+                + list(args.script_args)
+            print(hostfile_commands(cluster, args.hostfile, program))
             return 0
         tasks = [_task(args.task, cluster)]
 
