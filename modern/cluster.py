@@ -169,13 +169,3 @@ def coordinator(strategy):
         return existing
     return tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
 
-
-def describe(cluster: Any = None) -> str:
-    """A readable summary: each task, its address, and this process's task."""
-    resolved = Cluster.coerce(cluster)
-    lines = [f"{job}:{index}  {resolved.addresses(job)[index]}"
-             + ("   <- this process" if (job, index) == (resolved.task_type, resolved.task_index)
-                else "")
-             for job, index in resolved.tasks()]
-    return "\n".join(lines)
-

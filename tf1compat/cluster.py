@@ -32,7 +32,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Iterator, Optional
 
-from tf1compat.cluster_spec import PS, WORKER, Cluster
+from tf1compat.cluster_spec import PS, Cluster
 from tf1compat.errors import ClusterError
 from tf1compat.options import SessionOptions
 
@@ -165,6 +165,3 @@ def replica_device_setter(cluster: Any = None, job_name: Optional[str] = None,
         worker_device=worker_device(resolved) + worker_device_suffix,
         ps_strategy=ps_strategy)
 
-
-def is_worker(cluster: Cluster) -> bool:
-    return cluster.task_type == WORKER

@@ -335,9 +335,12 @@ def free_ports(count: int, host: str = "127.0.0.1") -> list[int]:
     try:
         for _ in range(count):
             sock = socket.socket(family, socket.SOCK_STREAM)
-            sock.bind((host, 0))
             sockets.append(sock)
+            sock.bind((host, 0))
         return [sock.getsockname()[1] for sock in sockets]
+    except OSError as error:
+        raise ClusterError(f"cannot pick free ports on host {host!r} ({error.strerror}): "
+                           "it must be an address of this machine") from None
     finally:
         for sock in sockets:
             sock.close()
