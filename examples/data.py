@@ -1,8 +1,9 @@
-"""The offline data set every training example uses.
+"""The offline data set every example uses: scikit-learn's digits, standardised.
 
-scikit-learn's digits (1797 images of 8x8 pixels, 10 classes) ship inside the
-installed package, so the examples run without a network; the seeds'
-Fashion-MNIST can be given as a local `.npz` with `--data PATH`.
+`load_digits_split()` is small (1797 images of 8x8 = 64 features, 10 classes),
+ships with scikit-learn (no download) and is deterministic for a seed.
+`load_npz(path)` reads a local Fashion-MNIST-style .npz instead (arrays
+x_train, y_train, x_test, y_test), for the examples' `--data PATH`.
 """
 
 from __future__ import annotations
@@ -11,40 +12,52 @@ from typing import Optional
 
 import numpy as np
 
+Split = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
-def load_digits_split(seed: int = 0, test_fraction: float = 0.2):
-    """(x_train, y_train, x_test, y_test): float32 features standardised, int32 labels."""
-    from sklearn.datasets import load_digits
-    from sklearn.model_selection import train_test_split
+
+def _standardised(x_train: np.ndarray, x_test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     from sklearn.preprocessing import StandardScaler
 
-    digits = load_digits()
-    x_train, x_test, y_train, y_test = train_test_split(
-        digits.data, digits.target, test_size=test_fraction, random_state=seed,
-        stratify=digits.target)
     scaler = StandardScaler().fit(x_train)
-    return (scaler.transform(x_train).astype(np.float32), y_train.astype(np.int32),
-            scaler.transform(x_test).astype(np.float32), y_test.astype(np.int32))
+    return (scaler.transform(x_train).astype(np.float32),
+            scaler.transform(x_test).astype(np.float32))
 
 
-def load_npz(path: str):
-    """A local Fashion-MNIST-style .npz (x_train, y_train, x_test, y_test), flattened to [0, 1]."""
-    try:
-        archive = np.load(path)
-    except OSError as error:
-        raise SystemExit(f"--data {path}: cannot read it ({error})") from None
-    missing = [k for k in ("x_train", "y_train", "x_test", "y_test") if k not in archive]
-    if missing:
-        raise SystemExit(f"--data {path}: the archive lacks {missing}; accepted: an .npz with "
-                         "x_train, y_train, x_test, y_test (as keras.datasets.fashion_mnist)")
+def load_digits_split(seed: int = 0, test_fraction: float = 0.2) -> Split:
+    """Digits split into train and test (stratified), standardised on the train part.
 
-    def features(x):
-        return (x.reshape(len(x), -1) / 255.0).astype(np.float32)
+    Returns:
+      (x_train, y_train, x_test, y_test): float32 [n, 64] and int32 [n].
 
-    return (features(archive["x_train"]), archive["y_train"].astype(np.int32),
-            features(archive["x_test"]), archive["y_test"].astype(np.int32))
+    >>> x_train, y_train, x_test, y_test = load_digits_split()
+    >>> x_train.shape, x_test.shape, x_train.dtype.name, y_train.dtype.name
+    ((1437, 64), (360, 64), 'float32', 'int32')
+    """
+    from sklearn.datasets import load_digits
+    from sklearn.model_selection import train_test_split
+
+    x, y = load_digits(return_X_y=True)
+    x_train, x_test, y_train, y_test = train_test_split(
+        x, y, test_size=test_fraction, random_state=seed, stratify=y)
+    x_train, x_test = _standardised(x_train, x_test)
+    return x_train, y_train.astype(np.int32), x_test, y_test.astype(np.int32)
 
 
-def load(data: Optional[str] = None, seed: int = 0):
-    """The digits split, or the given .npz."""
-    return load_npz(data) if data else load_digits_split(seed)
+def load_npz(path: str) -> Split:
+    """A local .npz with x_train, y_train, x_test, y_test (e.g. Fashion-MNIST), flattened
+    and standardised like the digits."""
+    with np.load(path) as data:
+        missing = [k for k in ("x_train", "y_train", "x_test", "y_test") if k not in data]
+        if missing:
+            raise ValueError(f"{path}: missing arrays {missing}; accepted: an .npz with "
+                             "x_train, y_train, x_test, y_test")
+        x_train = data["x_train"].reshape(len(data["x_train"]), -1).astype(np.float32)
+        x_test = data["x_test"].reshape(len(data["x_test"]), -1).astype(np.float32)
+        y_train, y_test = data["y_train"].astype(np.int32), data["y_test"].astype(np.int32)
+    x_train, x_test = _standardised(x_train, x_test)
+    return x_train, y_train, x_test, y_test
+
+
+def load(data: Optional[str] = None, seed: int = 0) -> Split:
+    """The digits, or the .npz at `data` when one is given."""
+    return load_npz(data) if data else load_digits_split(seed=seed)

@@ -55,3 +55,16 @@ class DeviceError(Tf1CompatError, ValueError):
 
 class GpuMemoryUnknownError(Tf1CompatError, RuntimeError):
     """A memory fraction needs each GPU's total memory, and nothing could report it."""
+
+
+class ClusterError(Tf1CompatError, ValueError):
+    """A cluster description (ClusterSpec, TF_CONFIG, hostfile) that cannot work.
+
+    Raised for a task index out of range, a duplicate or malformed `host:port`,
+    a job the training mode needs that is missing, or TF_CONFIG that is not
+    valid JSON; the message echoes what was received.
+    """
+
+
+class LaunchError(Tf1CompatError, RuntimeError):
+    """`tf1compat launch` could not start, or a task it started failed."""

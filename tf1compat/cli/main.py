@@ -11,7 +11,7 @@ import os
 import sys
 from typing import Optional, Sequence
 
-from tf1compat.cli import compare, doctor, explain
+from tf1compat.cli import compare, doctor, explain, launch
 
 # Verbs that print reports: TensorFlow's native start-up chatter would drown them.
 _QUIET_VERBS = {"doctor", "explain"}
@@ -23,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run TensorFlow 1 session code on TensorFlow 2.21, and see each "
                     "ConfigProto option as its TF2 call.")
     subparsers = parser.add_subparsers(dest="verb", metavar="COMMAND", required=True)
-    for verb in (compare, doctor, explain):
+    for verb in (compare, doctor, explain, launch):
         verb.register(subparsers)
     return parser
 

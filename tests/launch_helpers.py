@@ -1,0 +1,112 @@
+"""Starting `tf1compat launch` from tests, and making sure nothing it started survives."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from isolated import REPO_ROOT, python_env
+
+STARTED = re.compile(r"started (\S+) pid (\d+) at (\S+)")
+
+
+def write_script(directory: Path, name: str, source: str) -> Path:
+    path = directory / name
+    path.write_text(textwrap.dedent(source))
+    return path
+
+
+def start(*args: str, env: dict | None = None) -> subprocess.Popen:
+    """`tf1compat launch ARGS` in its own process group, output merged, as text."""
+    return subprocess.Popen([sys.executable, "-m", "tf1compat.cli.main", "launch", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            cwd=str(REPO_ROOT), env=python_env(env), start_new_session=True)
+
+
+def alive(pid: int) -> bool:
+    """True while `pid` exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+def wait_gone(pids, timeout: float = 20.0) -> list[int]:
+    """Waits for every pid to end; returns those still alive after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        left = [pid for pid in pids if alive(pid)]
+        if not left:
+            return []
+        time.sleep(0.1)
+    return [pid for pid in pids if alive(pid)]
+
+
+def read_until(process: subprocess.Popen, pattern: str, timeout: float, lines: list) -> re.Match:
+    """Reads output lines into `lines` until one matches `pattern` (or fails on timeout/EOF)."""
+    import selectors
+
+    compiled = re.compile(pattern)
+    selector = selectors.DefaultSelector()
+    selector.register(process.stdout, selectors.EVENT_READ)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not selector.select(timeout=0.2):
+            continue
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line.rstrip("\n"))
+        match = compiled.search(line)
+        if match:
+            return match
+    raise AssertionError(f"no line matching {pattern!r} within {timeout} s; output:\n"
+                         + "\n".join(lines[-60:]))
+
+
+def task_pids(lines) -> dict[str, int]:
+    found = {}
+    for line in lines:
+        match = STARTED.search(line)
+        if match:
+            found[match.group(1)] = int(match.group(2))
+    return found
+
+
+def finish(process: subprocess.Popen, timeout: float, lines: list) -> int:
+    """Collects the rest of the output and the exit status (kills the group on timeout)."""
+    try:
+        rest, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(process)
+        rest, _ = process.communicate()
+        lines.extend(rest.splitlines())
+        raise AssertionError("launch ran past its time; output:\n" + "\n".join(lines[-60:]))
+    lines.extend(rest.splitlines())
+    return process.returncode
+
+
+def kill_group(process: subprocess.Popen) -> None:
+    """Last resort in a finally: the launcher's group and every task it reported."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            pass
+    if process.poll() is None:
+        process.wait(timeout=10)
+
+
+def kill_tasks(lines) -> None:
+    for pid in task_pids(lines).values():
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass

@@ -1,0 +1,159 @@
+"""`tf1compat launch`: one process per task of a cluster, on this machine or on several.
+
+    tf1compat launch --workers 2 train.py --epochs 3             # MultiWorkerMirroredStrategy
+    tf1compat launch --chief --ps 1 --workers 2 train.py         # ParameterServerStrategy
+    tf1compat launch --ps 1 --workers 2 --tf1-flags train_tf1.py # TF1 between-graph
+    tf1compat launch -m examples.distributed_tf2 mwms             # a module, as python -m
+    tf1compat launch --hostfile hosts.txt train.py               # print each machine's command
+    tf1compat launch --hostfile hosts.txt --task worker:1 train.py   # run that one task here
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+
+from tf1compat.cluster_spec import Cluster, local_cluster, parse_hostfile
+from tf1compat.errors import ClusterError, LaunchError
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "launch", help="start one process per task (TF_CONFIG set) and supervise them",
+        description="Start one process per task of a TensorFlow cluster on this machine, with "
+                    "free loopback ports and each task's TF_CONFIG; prefix each output line "
+                    "with the task name; stop every task when one fails or on Ctrl-C. "
+                    "WARNING: TensorFlow's gRPC servers have no authentication: anyone who "
+                    "can reach a task's port can run code in it. Keep --host on loopback or "
+                    "a private network.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="number of worker tasks (default 1 without --hostfile)")
+    parser.add_argument("--ps", type=int, default=0, metavar="M",
+                        help="number of parameter-server tasks")
+    parser.add_argument("--chief", action="store_true",
+                        help="add a chief task (the coordinator of ParameterServerStrategy)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address of every task, and the only one its servers listen on "
+                             "(default 127.0.0.1)")
+    parser.add_argument("--bind-all", action="store_true",
+                        help="let TensorFlow's servers listen on every interface (its default; "
+                             "unauthenticated: only on a network you trust)")
+    parser.add_argument("--ports", metavar="P,P,...",
+                        help="ports in task order (chief, ps..., worker...); default: free ones")
+    parser.add_argument("--hostfile", metavar="FILE",
+                        help="'host:port job' per line: print the command for each machine "
+                             "(or, with --task, run that task here)")
+    parser.add_argument("--task", metavar="JOB:INDEX",
+                        help="with --hostfile: run only this task, on this machine")
+    parser.add_argument("--tf1-flags", action="store_true",
+                        help="also pass TF1's --job_name --task_index --ps_hosts --worker_hosts")
+    parser.add_argument("--wait-for", metavar="JOB[,JOB]",
+                        help="jobs whose success ends the run (default: the chief with ps "
+                             "tasks, else chief and workers); other tasks are then stopped")
+    parser.add_argument("--max-restarts", type=int, default=0, metavar="K",
+                        help="after a failure, stop everything and start again up to K times")
+    parser.add_argument("--grace", type=float, default=10.0, metavar="SECONDS",
+                        help="wait this long after SIGINT/SIGTERM before SIGKILL (default 10)")
+    parser.add_argument("-m", "--module", action="store_true",
+                        help="SCRIPT is a module name, run as python -m SCRIPT")
+    parser.add_argument("script", metavar="SCRIPT",
+                        help="a .py file (or module with -m, or any program) run in every task")
+    parser.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS",
+                        help="arguments passed to SCRIPT")
+    parser.set_defaults(handler=run)
+
+
+def command_for(args: argparse.Namespace) -> list[str]:
+    if args.module:
+        return [sys.executable, "-u", "-m", args.script, *args.script_args]
+    if args.script.endswith(".py"):
+        if not os.path.exists(args.script):
+            raise LaunchError(f"SCRIPT {args.script!r} does not exist")
+        return [sys.executable, "-u", args.script, *args.script_args]
+    return [args.script, *args.script_args]
+
+
+def _ports(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise ClusterError(f"invalid --ports: received {text!r}; accepted: ports separated "
+                           "by commas, e.g. 2222,2223") from None
+
+
+def _task(text: str, cluster: Cluster) -> tuple[str, int]:
+    job, _, index = text.partition(":")
+    if not index.isdigit():
+        raise ClusterError(f"invalid --task: received {text!r}; accepted: JOB:INDEX, e.g. worker:0")
+    cluster.with_task(job, int(index))  # checks job and range
+    return job, int(index)
+
+
+def hostfile_commands(cluster: Cluster, hostfile: str, program: list[str]) -> str:
+    """For each task, the command that runs it on its machine (two equivalent forms)."""
+    shown = " ".join(shlex.quote(part) for part in program)
+    lines = ["# One command per machine: run each on the host named above it, with the same",
+             f"# {hostfile} there. TensorFlow's gRPC servers are unauthenticated: use a private",
+             "# network. The TF_CONFIG form needs no tf1compat, but its servers listen on every",
+             "# interface."]
+    for job, index in cluster.tasks():
+        address = cluster.addresses(job)[index]
+        lines.append(f"\n# {job}:{index} on {address.rpartition(':')[0]}")
+        lines.append(f"tf1compat launch --hostfile {shlex.quote(hostfile)} --task {job}:{index} "
+                     f"{shown}")
+        lines.append(f"#   or: TF_CONFIG={shlex.quote(cluster.to_tf_config_json(job, index))} "
+                     f"python3 {shown}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tf1compat.launcher import Launcher
+
+    tasks = None
+    if args.hostfile:
+        if args.workers is not None or args.ps or args.chief or args.ports:
+            raise LaunchError("--hostfile gives the cluster: drop --workers/--ps/--chief/--ports")
+        try:
+            with open(args.hostfile) as handle:
+                cluster = parse_hostfile(handle, args.hostfile)
+        except OSError as error:
+            raise LaunchError(f"--hostfile {args.hostfile}: cannot read it "
+                              f"({error.strerror})") from None
+        if not args.task:
+            program = (["-m", args.script] if args.module else [args.script]) \
+                + list(args.script_args)
+            print(hostfile_commands(cluster, args.hostfile, program))
+            return 0
+        tasks = [_task(args.task, cluster)]
+
+        def factory() -> Cluster:
+            return cluster
+    else:
+        if args.task:
+            raise LaunchError("--task needs --hostfile (it picks one task of that cluster)")
+        workers = 1 if args.workers is None else args.workers
+        ports = _ports(args.ports) if args.ports else None
+        local_cluster(workers, args.ps, args.chief, args.host, ports or None)  # check now
+
+        def factory() -> Cluster:
+            return local_cluster(workers, args.ps, args.chief, args.host, ports)
+    command = command_for(args)  # the script must exist here only when it runs here
+    wait_for = [job.strip() for job in args.wait_for.split(",")] if args.wait_for else None
+    launcher = Launcher(factory, command, tasks=tasks, main_jobs=wait_for,
+                        tf1_flags=args.tf1_flags, bind="all" if args.bind_all else "task",
+                        grace=args.grace, max_restarts=args.max_restarts)
+    result = launcher.run()
+    if result.returncode == 0:
+        launcher.note(f"done: {result.message}"
+                      + (f" after {result.attempts} attempts" if result.attempts > 1 else ""))
+        return 0
+    if result.interrupted:
+        launcher.note(result.message)
+        return result.returncode
+    print(f"tf1compat: error: {result.message} (exit status {result.returncode})",
+          file=sys.stderr)
+    return result.returncode

@@ -1,0 +1,300 @@
+"""Starts one process per task of a cluster, supervises them, and stops them all.
+
+`tf1compat launch` is a thin command line over `Launcher`. What it promises:
+
+- every task gets its TF_CONFIG (and, with `tf1_flags`, TF1's
+  `--job_name/--task_index/--ps_hosts/--worker_hosts` flags);
+- every line a task prints is prefixed with its name (`[worker:1] ...`);
+- when one task fails (non-zero exit, or killed by a signal) every other task
+  is stopped, and the result names the task and its exit code;
+- Ctrl-C (SIGINT) or SIGTERM stops every task and its children (each task runs
+  in its own process group): no process is left behind; on Linux a task is
+  also killed if launch itself dies (PR_SET_PDEATHSIG);
+- with `max_restarts`, a failed run is stopped and started again (all tasks,
+  new free ports): training scripts that back up (`modern.fault_tolerance`)
+  resume from their last backup;
+- each task's servers are confined to its host (see `tf1compat.bindhost`).
+
+Which tasks decide that the run is over: by default the chief when the
+cluster has a chief and ps tasks (ParameterServerStrategy: ps and workers
+only serve), else every chief and worker task. Once they have all exited 0,
+the remaining tasks (servers that never return) are stopped and the run
+succeeds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import Callable, Optional, Sequence, TextIO
+
+from tf1compat.cluster_spec import CHIEF, PS, WORKER, Cluster, port_in_use, split_address
+from tf1compat.errors import LaunchError
+
+
+def signal_name(returncode: int) -> str:
+    try:
+        return signal.Signals(-returncode).name
+    except ValueError:
+        return f"signal {-returncode}"
+
+
+def describe_exit(returncode: int) -> str:
+    if returncode < 0:
+        return f"killed by {signal_name(returncode)}"
+    return f"exit code {returncode}"
+
+
+def exit_status(returncode: int) -> int:
+    """A shell-style exit status: the code, or 128 + signal number."""
+    return 128 - returncode if returncode < 0 else returncode
+
+
+def _die_with_parent() -> None:  # runs in the child between fork and exec
+    """Linux: the task gets SIGKILL if launch itself dies (even by SIGKILL)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+
+
+def default_main_jobs(cluster: Cluster) -> tuple[str, ...]:
+    if cluster.addresses(CHIEF) and cluster.addresses(PS):
+        return (CHIEF,)
+    return tuple(job for job in (CHIEF, WORKER) if cluster.addresses(job)) or \
+        tuple(cluster.job_names)
+
+
+def tf1_flags(cluster: Cluster, task_type: str, task_index: int) -> list[str]:
+    """The flags of TF1's distributed examples: --job_name, --task_index, --<job>_hosts."""
+    flags = [f"--job_name={task_type}", f"--task_index={task_index}"]
+    flags += [f"--{job}_hosts={','.join(cluster.addresses(job))}" for job in cluster.job_names]
+    return flags
+
+
+@dataclasses.dataclass
+class Task:
+    name: str
+    task_type: str
+    task_index: int
+    address: str
+    process: subprocess.Popen
+    threads: list
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+
+@dataclasses.dataclass
+class LaunchResult:
+    returncode: int                      # 0, or the exit status to return
+    failed_task: Optional[str] = None    # e.g. "worker:1"
+    failed_returncode: Optional[int] = None
+    interrupted: bool = False
+    attempts: int = 1
+    message: str = ""
+
+
+class Launcher:
+    """Runs `command` once per task of a cluster and supervises the processes.
+
+    Args:
+      cluster_factory: called once per attempt; returns the Cluster (so a
+        restart can take new free ports).
+      command: the program and its arguments, e.g. [python, -u, train.py, ...].
+      tasks: which (job, index) to run here (default: all of them).
+      main_jobs: jobs whose success ends the run (default: `default_main_jobs`).
+      tf1_flags: append TF1's job/task flags to each task's command.
+      bind: "task" to confine each task's listening sockets to its own host
+        (`tf1compat.bindhost`), or "all" to leave TensorFlow's default (every
+        interface).
+      grace: seconds between the polite stop (SIGINT/SIGTERM) and SIGKILL.
+      max_restarts: how many times a failed run is started again.
+      out, err: where prefixed output goes (default: sys.stdout / sys.stderr).
+    """
+
+    def __init__(self, cluster_factory: Callable[[], Cluster], command: Sequence[str], *,
+                 tasks: Optional[Sequence[tuple[str, int]]] = None,
+                 main_jobs: Optional[Sequence[str]] = None, tf1_flags: bool = False,
+                 bind: str = "task", grace: float = 10.0, max_restarts: int = 0,
+                 env: Optional[dict] = None, out: Optional[TextIO] = None,
+                 err: Optional[TextIO] = None):
+        self.cluster_factory = cluster_factory
+        self.command = list(command)
+        self.only_tasks = list(tasks) if tasks is not None else None
+        self.main_jobs = tuple(main_jobs) if main_jobs else None
+        self.tf1_flags = tf1_flags
+        self.bind = bind
+        self.grace = grace
+        self.max_restarts = max_restarts
+        self.env = dict(os.environ if env is None else env)
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+        self.tasks: list[Task] = []
+        self._stop_signal: Optional[int] = None
+        self._write_lock = threading.Lock()
+
+    # -- output ---------------------------------------------------------------
+
+    def note(self, text: str) -> None:
+        with self._write_lock:
+            self.err.write(f"tf1compat launch: {text}\n")
+            self.err.flush()
+
+    def _forward(self, stream, prefix: str, sink: TextIO) -> None:
+        for raw in iter(stream.readline, b""):
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            with self._write_lock:
+                sink.write(f"{prefix}{line}\n")
+                sink.flush()
+        stream.close()
+
+    # -- starting -------------------------------------------------------------
+
+    def check_ports(self, cluster: Cluster, tasks: Sequence[tuple[str, int]]) -> None:
+        """Raises LaunchError naming each task whose host:port is already taken here."""
+        taken = []
+        for job, index in tasks:
+            address = cluster.addresses(job)[index]
+            host, port = split_address(address)
+            try:
+                busy = port_in_use(host, port)
+            except OSError:  # not an address of this machine: nothing to check here
+                continue
+            if busy:
+                taken.append(f"{address} ({job}:{index})")
+        if taken:
+            raise LaunchError(f"port already in use: {', '.join(taken)}; stop what holds it, "
+                              "or let launch choose free ports (omit --ports)")
+
+    def _task_env(self, cluster: Cluster, job: str, index: int, attempt: int) -> dict:
+        env = dict(self.env)
+        env["TF_CONFIG"] = cluster.to_tf_config_json(job, index)
+        env["TF1COMPAT_TASK"] = f"{job}:{index}"
+        env["TF1COMPAT_LAUNCH_ATTEMPT"] = str(attempt)
+        env["PYTHONUNBUFFERED"] = "1"
+        if self.bind == "task":
+            from tf1compat import bindhost
+
+            host, _ = split_address(cluster.addresses(job)[index])
+            env.update(bindhost.environment(host, env))
+        return env
+
+    def _start(self, cluster: Cluster, attempt: int) -> None:
+        tasks = self.only_tasks if self.only_tasks is not None else cluster.tasks()
+        self.check_ports(cluster, tasks)
+        for job, index in tasks:
+            command = list(self.command)
+            if self.tf1_flags:
+                command += tf1_flags(cluster, job, index)
+            process = subprocess.Popen(command, env=self._task_env(cluster, job, index, attempt),
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       stdin=subprocess.DEVNULL, start_new_session=True,
+                                       preexec_fn=_die_with_parent
+                                       if sys.platform.startswith("linux") else None)
+            name = f"{job}:{index}"
+            prefix = f"[{name}] "
+            threads = [threading.Thread(target=self._forward, args=(stream, prefix, sink),
+                                        daemon=True)
+                       for stream, sink in ((process.stdout, self.out),
+                                            (process.stderr, self.err))]
+            for thread in threads:
+                thread.start()
+            self.tasks.append(Task(name, job, index, cluster.addresses(job)[index], process,
+                                   threads))
+            self.note(f"started {name} pid {process.pid} at {cluster.addresses(job)[index]}")
+
+    # -- stopping ---------------------------------------------------------------
+
+    def _signal_group(self, task: Task, sig: int) -> None:
+        try:
+            os.killpg(task.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def stop_all(self, first_signal: int = signal.SIGTERM) -> None:
+        """Stops every task and its process group: `first_signal`, then SIGKILL after `grace`."""
+        for task in self.tasks:
+            if task.process.poll() is None:
+                self._signal_group(task, first_signal)
+        deadline = time.monotonic() + self.grace
+        for task in self.tasks:
+            remaining = max(0.0, deadline - time.monotonic())
+            try:
+                task.process.wait(timeout=remaining)
+            except subprocess.TimeoutExpired:
+                pass
+        for task in self.tasks:  # the group too: a task's own children must not outlive it
+            self._signal_group(task, signal.SIGKILL)
+            if task.process.poll() is None:
+                task.process.wait()
+        for task in self.tasks:
+            for thread in task.threads:
+                thread.join(timeout=2)
+
+    def _on_signal(self, signum, frame) -> None:
+        self._stop_signal = signum
+
+    # -- supervising --------------------------------------------------------------
+
+    def _watch(self, main_jobs: Sequence[str]) -> LaunchResult:
+        main = [t for t in self.tasks if t.task_type in main_jobs] or list(self.tasks)
+        while True:
+            if self._stop_signal is not None:
+                sig = self._stop_signal
+                self.note(f"received {signal.Signals(sig).name}: stopping every task")
+                self.stop_all(signal.SIGINT if sig == signal.SIGINT else signal.SIGTERM)
+                return LaunchResult(128 + sig, interrupted=True,
+                                    message=f"interrupted by {signal.Signals(sig).name}")
+            for task in self.tasks:
+                code = task.process.poll()
+                if code is not None and code != 0:
+                    self.note(f"{task.name} (pid {task.pid}) failed: {describe_exit(code)}; "
+                              "stopping the other tasks")
+                    self.stop_all()
+                    return LaunchResult(exit_status(code) or 1, task.name, code,
+                                        message=f"task {task.name} failed: {describe_exit(code)}")
+            if all(task.process.poll() == 0 for task in main):
+                rest = [t.name for t in self.tasks if t.process.poll() is None]
+                if rest:
+                    self.note(f"{', '.join(t.name for t in main)} finished; stopping "
+                              f"{', '.join(rest)}")
+                self.stop_all()
+                return LaunchResult(0, message="every task finished")
+            time.sleep(0.05)
+
+    def run(self) -> LaunchResult:
+        """Starts the tasks and supervises them until the run ends; returns the result."""
+        in_main_thread = threading.current_thread() is threading.main_thread()
+        previous = {}
+        if in_main_thread:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                previous[sig] = signal.signal(sig, self._on_signal)
+        attempt = 0
+        try:
+            while True:
+                attempt += 1
+                cluster = self.cluster_factory()
+                self.tasks = []
+                try:
+                    self._start(cluster, attempt)
+                    result = self._watch(self.main_jobs or default_main_jobs(cluster))
+                except BaseException:
+                    self.stop_all()
+                    raise
+                result.attempts = attempt
+                if result.returncode == 0 or result.interrupted or attempt > self.max_restarts:
+                    return result
+                self.note(f"restarting every task (attempt {attempt + 1} of "
+                          f"{self.max_restarts + 1}) after {result.message}")
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
