@@ -13,4 +13,5 @@ EXAMPLES = (
     "baseline_loop",
     "keras_fit_mirrored",
     "custom_training_loop",
+    "multi_worker",
 )

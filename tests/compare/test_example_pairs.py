@@ -21,7 +21,12 @@ def _run(name: str, form: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("name", examples.EXAMPLES)
+# multi_worker starts several TensorFlow processes through launch: slow, like tests/cluster.
+PAIRS = [pytest.param(name, marks=pytest.mark.cluster) if name == "multi_worker" else name
+         for name in examples.EXAMPLES]
+
+
+@pytest.mark.parametrize("name", PAIRS)
 def test_tf1_and_tf2_forms_agree(name):
     module = importlib.import_module(f"examples.{name}")
     tf1, tf2 = _run(name, "tf1"), _run(name, "tf2")
@@ -31,7 +36,9 @@ def test_tf1_and_tf2_forms_agree(name):
     if "history" in tf1["result"]:
         history = tf1["result"]["history"]
         assert history["loss"][-1] < history["loss"][0], "training did not reduce the loss"
-        assert history["test_accuracy"][-1] > 0.8
+        assert tf1["result"]["summary"] and tf2["result"]["summary"]
+    if "test_accuracy" in tf1["result"].get("history", {}):
+        assert tf1["result"]["history"]["test_accuracy"][-1] > 0.8
 
 
 def test_every_example_module_is_listed():

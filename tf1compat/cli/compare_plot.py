@@ -6,7 +6,7 @@ from typing import Any
 
 from tf1compat.errors import Tf1CompatError
 
-METRICS = (("loss", "loss per epoch"), ("accuracy", "training accuracy per epoch"))
+METRICS = (("loss", "loss per epoch"), ("accuracy", "accuracy per epoch"))
 
 
 def plot_histories(rows: list[dict[str, Any]], path: str) -> int:
