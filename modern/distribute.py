@@ -14,8 +14,6 @@ The TF1 counterpart of the in-machine strategies is the multi-tower step of
 from __future__ import annotations
 
 import difflib
-import json
-import os
 from typing import Any, Optional, Sequence
 
 from tf1compat.errors import DeviceError, OptionError, Tf1CompatError
@@ -55,42 +53,6 @@ def _check_devices(devices: Optional[Sequence[str]]) -> Optional[list[str]]:
     return devices
 
 
-def _tf_config() -> Optional[dict]:
-    raw = os.environ.get("TF_CONFIG")
-    if not raw:
-        return None
-    try:
-        parsed = json.loads(raw)
-    except json.JSONDecodeError as error:
-        raise OptionError("TF_CONFIG", raw[:80], "a JSON object with 'cluster' and 'task'",
-                          f"not valid JSON: {error}") from None
-    if not isinstance(parsed, dict) or "cluster" not in parsed:
-        raise OptionError("TF_CONFIG", raw[:80], "a JSON object with 'cluster' and 'task'")
-    return parsed
-
-
-def _resolver(cluster_resolver: Any, name: str, needs: tuple[tuple[str, ...], ...]) -> Any:
-    """The given resolver, or one from TF_CONFIG whose cluster has, for each group of
-    `needs`, at least one of its jobs."""
-    import tensorflow as tf
-
-    if cluster_resolver is None:
-        config = _tf_config()
-        if config is None:
-            raise StrategyError(
-                f"strategy({name!r}) needs a cluster, and there is none: TF_CONFIG is not set and "
-                "no cluster_resolver was given. Start the processes with `tf1compat launch` (it "
-                "sets TF_CONFIG), or pass cluster_resolver=...; for one machine use 'mirrored'")
-        jobs = set(config["cluster"])
-        missing = [" or ".join(group) for group in needs if not jobs.intersection(group)]
-        if missing:
-            raise StrategyError(
-                f"strategy({name!r}) needs a {' and a '.join(missing)} job in TF_CONFIG's "
-                f"cluster; it has {sorted(jobs)}")
-        cluster_resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
-    return cluster_resolver
-
-
 def strategy(name: str, devices: Optional[Sequence[str]] = None, *,
              cluster_resolver: Any = None, parameter_device: str = "/cpu:0",
              tpu: str = "") -> Any:
@@ -101,15 +63,18 @@ def strategy(name: str, devices: Optional[Sequence[str]] = None, *,
       devices: the compute devices for mirrored / central_storage / one_device
         (default: all GPUs, else the CPU). Each must exist.
       cluster_resolver: for multi_worker_mirrored / parameter_server; default:
-        read TF_CONFIG.
+        the cluster in TF_CONFIG, checked by `modern.cluster` (which, for
+        parameter_server, serves forever in the ps and worker tasks and returns
+        the strategy on the chief).
       parameter_device: where central_storage keeps the variables.
       tpu: the TPU name or address for 'tpu' ('' = the local TPU).
 
     Raises:
-      OptionError: unknown name (the closest is suggested), or bad TF_CONFIG.
+      OptionError: unknown name (the closest is suggested).
       DeviceError: a requested device does not exist (the message lists those that do).
-      StrategyError: what the strategy needs is missing (no TPU, no cluster spec,
-        a cluster without the ps/worker jobs).
+      ClusterError: no TF_CONFIG (run through `tf1compat launch`), TF_CONFIG that
+        is not valid JSON, or a cluster without the jobs the strategy needs.
+      StrategyError: no TPU.
     """
     import tensorflow as tf
 
@@ -129,11 +94,17 @@ def strategy(name: str, devices: Optional[Sequence[str]] = None, *,
             raise OptionError("devices", chosen, "exactly one device for 'one_device'")
         return tf.distribute.OneDeviceStrategy(chosen[0])
     if name == "multi_worker_mirrored":
-        resolver = _resolver(cluster_resolver, name, (("chief", "worker"),))
-        return tf.distribute.MultiWorkerMirroredStrategy(cluster_resolver=resolver)
+        if cluster_resolver is not None:
+            return tf.distribute.MultiWorkerMirroredStrategy(cluster_resolver=cluster_resolver)
+        from modern import cluster
+
+        return cluster.multi_worker_mirrored()
     if name == "parameter_server":
-        resolver = _resolver(cluster_resolver, name, (("ps",), ("worker",)))
-        return tf.distribute.experimental.ParameterServerStrategy(resolver)
+        if cluster_resolver is not None:
+            return tf.distribute.experimental.ParameterServerStrategy(cluster_resolver)
+        from modern import cluster
+
+        return cluster.parameter_server()
     return _tpu_strategy(tpu)
 
 
@@ -160,10 +131,12 @@ def coordinator(strategy_object: Any) -> Any:
     """
     import tensorflow as tf
 
+    from modern import cluster
+
     if not isinstance(strategy_object, tf.distribute.experimental.ParameterServerStrategy):
         raise StrategyError(f"coordinator() is for parameter_server strategies; received "
                             f"{type(strategy_object).__name__}")
-    return tf.distribute.experimental.coordinator.ClusterCoordinator(strategy_object)
+    return cluster.coordinator(strategy_object)
 
 
 def replica_devices(strategy_object: Any) -> list[str]:

@@ -77,18 +77,18 @@ def test_missing_device_lists_existing(facts):
 
 def test_multi_worker_without_cluster_says_so(facts):
     kind, message = facts["mwms_no_cluster"]
-    assert kind == "StrategyError" and "TF_CONFIG is not set" in message
+    assert kind == "ClusterError" and "TF_CONFIG is not set" in message
     assert "tf1compat launch" in message
 
 
 def test_bad_tf_config_is_named(facts):
     kind, message = facts["bad_tf_config"]
-    assert kind == "OptionError" and "TF_CONFIG" in message and "not valid JSON" in message
+    assert kind == "ClusterError" and "TF_CONFIG" in message and "not valid JSON" in message
 
 
 def test_parameter_server_needs_ps_job(facts):
     kind, message = facts["ps_without_ps"]
-    assert kind == "StrategyError" and "ps" in message and "['worker']" in message
+    assert kind == "ClusterError" and "ps job" in message and "'worker'" in message
 
 
 def test_coordinator_only_for_parameter_server(facts):
