@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
+import threading
 
 import pytest
 from hdfs_helpers import CHECKS, free_port, make_csv, put, run_check
@@ -24,6 +26,41 @@ def test_namenode_not_running_fails_within_bound_naming_host_and_port(plugin_env
     assert got["error"]["class"] == "UnavailableError", got["error"]
     assert f"127.0.0.1:{port}" in got["error"]["message"]
     # Refused connections fail at once; the bound is the worst case.
+    assert got["seconds"] < CONNECT_LIMIT_S + 2, got
+
+
+def test_silent_namenode_is_bounded_by_rpc_deadline(plugin_env):
+    """A NameNode that accepts connections but never answers (hung JVM, SIGSTOP)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    port = listener.getsockname()[1]
+    held = []
+    stop = threading.Event()
+
+    def accept_and_hold():
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept_and_hold, daemon=True)
+    thread.start()
+    env = dict(plugin_env, TF1COMPAT_HDFS_RPC_TIMEOUT_S=str(CONNECT_LIMIT_S))
+    try:
+        got = run_check(env, "namenode_down", uri=f"hdfs://127.0.0.1:{port}/data/train.csv")
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        for conn in held:
+            conn.close()
+        listener.close()
+
+    assert got["error"]["class"] == "DeadlineExceededError", got["error"]
+    assert f"127.0.0.1:{port}" in got["error"]["message"]
+    assert "TF1COMPAT_HDFS_RPC_TIMEOUT_S" in got["error"]["message"]
     assert got["seconds"] < CONNECT_LIMIT_S + 2, got
 
 
@@ -68,3 +105,5 @@ def test_datanode_stopped_mid_read_still_reads_identical_rows(plugin_env, minidf
     got = json.loads(results[-1][len("RESULT "):])
     assert got["hdfs"]["count"] == 250_000
     assert got["hdfs"] == got["local"]
+    # Failing over to the other replica must not wait for a socket timeout.
+    assert got["seconds_after_resume"] < 30, got
