@@ -56,6 +56,7 @@ def test_stat_listdir_glob_rename_remove(plugin_env, hdfs_dir):
     assert got["after_remove"] == ["b", "x1.csv", "x2.csv"]
     assert got["mkdir_existing"] is None
     assert got["mkdir_no_parent"] == "NotFoundError"
+    assert got["open_dir"] == "FailedPreconditionError"
     assert got["after_rmtree"] is False
 
 

@@ -108,6 +108,7 @@ def fs_ops(root: str) -> dict:
     # TF's Python wrapper swallows ALREADY_EXISTS from mkdir; a missing parent is an error.
     out["mkdir_existing"] = _error(lambda: g.mkdir(root + "/a"))["class"]
     out["mkdir_no_parent"] = _error(lambda: g.mkdir(root + "/nope/c"))["class"]
+    out["open_dir"] = _error(lambda: g.GFile(root + "/a", "rb").read())["class"]
     g.rmtree(root + "/a")
     out["after_rmtree"] = g.exists(root + "/a")
     return out

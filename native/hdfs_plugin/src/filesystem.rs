@@ -38,9 +38,10 @@ unsafe extern "C" fn new_random_access_file(_: Fs, path: *const c_char, file: *m
         let uri = uri_arg(path)?;
         let client = client_for(&uri)?;
         let reader = call("open", &uri, client.read(&uri.path)).map_err(|e| {
-            // HDFS opens a directory "successfully" with no blocks only in some versions;
-            // report TensorFlow's expected code either way.
-            if e.code != TF_NOT_FOUND && stat_of("open", &uri).map(|s| s.isdir).unwrap_or(false) {
+            // The NameNode answers "FileNotFoundException: Path is not a file" for a
+            // directory; TensorFlow expects FAILED_PRECONDITION there, NOT_FOUND only
+            // for a path that does not exist.
+            if stat_of("open", &uri).map(|s| s.isdir).unwrap_or(false) {
                 PluginError::new(TF_FAILED_PRECONDITION, format!("open {}: is a directory, expected a file", uri.display()))
             } else {
                 e
