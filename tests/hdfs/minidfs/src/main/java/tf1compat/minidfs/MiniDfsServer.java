@@ -42,8 +42,12 @@ public final class MiniDfsServer {
   private final Map<Integer, String> names = new HashMap<>();
   private boolean down = false;
 
-  private MiniDfsServer(MiniDFSCluster cluster) {
+  /** A temp dir we created and must remove on shutdown (null: the caller's --base-dir). */
+  private final File ownedBaseDir;
+
+  private MiniDfsServer(MiniDFSCluster cluster, File ownedBaseDir) {
     this.cluster = cluster;
+    this.ownedBaseDir = ownedBaseDir;
     for (int i = 0; i < cluster.getDataNodes().size(); i++) {
       names.put(i, cluster.getDataNodes().get(i).getDatanodeId().getXferAddr());
     }
@@ -72,7 +76,8 @@ public final class MiniDfsServer {
         }
       }
     }
-    if (baseDir == null) {
+    boolean ownsBaseDir = baseDir == null;
+    if (ownsBaseDir) {
       baseDir = java.nio.file.Files.createTempDirectory("minidfs").toString();
     }
 
@@ -88,7 +93,7 @@ public final class MiniDfsServer {
     cluster.waitActive();
     long startupMs = (System.nanoTime() - start) / 1_000_000;
 
-    MiniDfsServer server = new MiniDfsServer(cluster);
+    MiniDfsServer server = new MiniDfsServer(cluster, ownsBaseDir ? new File(baseDir) : null);
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownQuietly, "minidfs-stop"));
 
     int nnPort = cluster.getNameNodePort();
@@ -213,6 +218,13 @@ public final class MiniDfsServer {
       cluster.shutdown(true);
     } catch (Exception e) {
       System.err.println("minidfs: shutdown failed: " + e);
+    }
+    if (ownedBaseDir != null) {
+      try (java.util.stream.Stream<java.nio.file.Path> walk = java.nio.file.Files.walk(ownedBaseDir.toPath())) {
+        walk.sorted(java.util.Comparator.reverseOrder()).map(java.nio.file.Path::toFile).forEach(File::delete);
+      } catch (IOException e) {
+        System.err.println("minidfs: could not remove " + ownedBaseDir + ": " + e);
+      }
     }
   }
 }
