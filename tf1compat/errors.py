@@ -68,3 +68,38 @@ class ClusterError(Tf1CompatError, ValueError):
 
 class LaunchError(Tf1CompatError, RuntimeError):
     """`tf1compat launch` could not start, or a task it started failed."""
+
+class HdfsError(Tf1CompatError, OSError):
+    """An hdfs:// operation failed.
+
+    The message names the full hdfs:// URI (or the NameNode host:port), what was
+    being done, and what to check. Subclasses also derive from the matching built-in
+    (FileNotFoundError, PermissionError, ConnectionError), so ordinary `except
+    OSError` code keeps working.
+
+    Attributes:
+      path: the hdfs:// URI (or host:port) the operation was about.
+    """
+
+    def __init__(self, message: str, path: str | None = None):
+        self.path = path
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class HdfsNotFoundError(HdfsError, FileNotFoundError):
+    """An hdfs:// path does not exist (or was deleted while a pipeline used it)."""
+
+
+class HdfsPermissionError(HdfsError, PermissionError):
+    """The NameNode refused the HDFS user (HADOOP_USER_NAME) access to a path."""
+
+
+class HdfsConnectionError(HdfsError, ConnectionError):
+    """The NameNode (or every DataNode holding a block) could not be reached in time."""
+
+
+class HdfsPluginWarning(UserWarning):
+    """The hdfs:// TensorFlow plugin is unavailable; tf1compat falls back or fails."""
