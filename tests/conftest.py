@@ -5,3 +5,13 @@ from pathlib import Path
 # TensorFlow's native start-up messages add nothing to test output.
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import pytest  # noqa: E402
+
+
+def pytest_collection_modifyitems(config, items):
+    # Every test that needs the MiniDFS cluster runs in one xdist worker
+    # (with --dist loadgroup), so the suite starts one cluster, not one per worker.
+    for item in items:
+        if "minidfs" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("hdfs"))
