@@ -11,7 +11,7 @@ import os
 import sys
 from typing import Optional, Sequence
 
-from tf1compat.cli import doctor, explain
+from tf1compat.cli import doctor, explain, run
 
 # Verbs that print reports: TensorFlow's native start-up chatter would drown them.
 _QUIET_VERBS = {"doctor", "explain"}
@@ -23,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run TensorFlow 1 session code on TensorFlow 2.21, and see each "
                     "ConfigProto option as its TF2 call.")
     subparsers = parser.add_subparsers(dest="verb", metavar="COMMAND", required=True)
-    for verb in (doctor, explain):
+    for verb in (doctor, explain, run):
         verb.register(subparsers)
     return parser
 
