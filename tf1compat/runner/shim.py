@@ -21,8 +21,7 @@ from typing import Any, Iterable, Optional
 
 from tf1compat.errors import Tf1CompatError
 
-LEGACY_KERAS_HINT = ("pip install tf_keras (the 'legacy' extra: pip install 'tf1compat[legacy]'); "
-                     "`tf1compat run` then routes tf.layers and tf.keras to it")
+from tf1compat.layers import LEGACY_KERAS_HINT
 
 
 class LegacyKerasMissingError(Tf1CompatError, AttributeError):
@@ -81,8 +80,7 @@ class TF1Module(types.ModuleType):
         if top in ("layers", "keras") and not self._tf1_legacy_keras:
             usage.missing[path] = "needs legacy Keras"
             return LegacyKerasMissingError(
-                f"tf.{path} needs legacy Keras: Keras 3 (the Keras of TF 2.21) has no TF1 "
-                f"layers. Fix: {LEGACY_KERAS_HINT}")
+                f"tf.{path} needs legacy Keras. Fix: {LEGACY_KERAS_HINT}")
         usage.missing[path] = str(error)
         if top == "contrib":
             return AttributeError(f"tf.{path}: tf.contrib was removed in TF 2 and no module "
