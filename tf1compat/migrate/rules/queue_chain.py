@@ -58,16 +58,16 @@ class QueueChainRule(Rule):
                                               "string_tensor")}
         for step, table in (("producer", _PRODUCER), ("reader", _READER),
                             ("decode", _DECODE), ("batch", _BATCH)):
+            if step == "decode":
+                keywords["record_defaults"] = self._positional(
+                    original_node, steps["decode"][0], 1, "record_defaults")
             for call in steps.get(step, ()):
                 for arg in call.args:
                     if arg.keyword is not None and arg.keyword.value in table:
                         keywords[table[arg.keyword.value]] = original_node.code_for_node(
                             arg.value).strip()
-        if "record_defaults" not in keywords:
-            keywords["record_defaults"] = self._positional(original_node, steps["decode"][0], 1,
-                                                           "record_defaults")
         if any(self.names.v1_name(c.func) == "train.shuffle_batch" for c in steps.get("batch", ())):
-            keywords.setdefault("shuffle", "True")
+            keywords["shuffle"] = "True"  # records are shuffled, whatever the file order
         call_text = "input_pipeline(" + ", ".join(
             f"{key}={value}" for key, value in keywords.items() if value) + ")"
         chain = " -> ".join(dict.fromkeys(self.names.v1_name(c.func) for c in calls))

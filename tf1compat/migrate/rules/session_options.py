@@ -82,20 +82,18 @@ class SessionOptionsRule(Rule):
 
     def _plan(self, module: cst.Module) -> None:
         conversions: dict[int, Conversion] = {}
-        failed: set[int] = set()
         for call in m.findall(module, m.Call()):
             kind = self.names.v1_name(call.func)
             if kind not in SESSION_CLASSES:
                 continue
             arg = _config_arg(call, SESSION_CLASSES[kind])
-            if arg is None:
-                continue
+            if arg is None or m.matches(arg.value, m.Name("None") | m.Call(
+                    func=m.Attribute(value=m.Name("tf1compat"), attr=m.Name("config_proto")))):
+                continue  # no config, or one migrated already
             try:
                 key, conversion = self._read_config(arg.value, call)
             except Unconvertible as why:
                 self.add(call, Kind.NOT_CONVERTED, f"{kind}(config=...) keeps its ConfigProto: {why}")
-                continue
-            if key in failed:
                 continue
             if key in conversions:
                 conversions[key].sessions.append(call)
