@@ -100,6 +100,7 @@ def main(spec_path: str) -> int:
     session_hook = hooks.SessionHook(SessionOptions(**spec.options), spec.override, device_hook,
                                      hooks.caller_in(import_hook.is_user_file))
     session_hook.install()
+    hooks.hide_runner_frames()
 
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     sys.path[0] = script_dir  # as `python script.py` has it

@@ -153,3 +153,38 @@ def caller_in(is_user_file: Callable[[str], bool]) -> Callable[[], str]:
         return "?"
 
     return where
+
+
+def hide_runner_frames() -> None:
+    """Leaves the runner's own frames (and runpy's) out of the op stacks TF prints.
+
+    TF1 errors such as "Cannot assign a device" show where the op was built,
+    from the outermost frame in: under `tf1compat run` that would start in
+    this package and runpy. With them left out, the stack is the one
+    `python script.py` shows.
+    """
+    import os
+    import re
+
+    from tensorflow.python.framework import error_interpolation
+
+    runner_dir = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame_line = re.compile(r'^\s*File "(?P<file>[^"]+)", line \d+')
+    original = error_interpolation._build_node_error_message
+
+    def ours(filename: str) -> bool:
+        return filename.startswith(runner_dir) or "runpy" in os.path.basename(filename)
+
+    def _build_node_error_message(op):
+        kept, skipping = [], False
+        for line in original(op).split("\n"):
+            match = frame_line.match(line)
+            if match:
+                skipping = ours(match.group("file"))
+            elif not line.startswith("    "):
+                skipping = False  # past the frames ("Node: ...")
+            if not skipping:
+                kept.append(line)
+        return "\n".join(kept)
+
+    error_interpolation._build_node_error_message = _build_node_error_message
