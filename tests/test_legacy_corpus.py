@@ -58,3 +58,13 @@ def test_runs_under_plain_python_after_migrate(case, migrated, tmp_path):
     result = corpus.run_plain(case, migrated, tmp_path / "scratch")
     assert result.returncode == 0, result.stderr[-3000:]
     assert corpus.printed(result.stdout) == corpus.expected(case)
+
+
+def test_readme_shows_the_counts_these_tests_hold():
+    readme = (corpus.REPO_ROOT / "README.md").read_text()
+    block = readme.split("<!-- corpus-counts:start -->")[1].split("<!-- corpus-counts:end -->")[0]
+    total = len(corpus.CASES)
+    assert f"| tf1compat migrate | {total} / {total} |" in block
+    assert f"| tf1compat run | {total} / {total} |" in block
+    assert "| tf_upgrade_v2 alone | " in block
+    assert "python3 tests/legacy_scripts/count_runnable.py" in readme

@@ -210,3 +210,10 @@ import tensorflow as tf
 a = tf.compat.v1.Session(config=tf.compat.v1.ConfigProto(inter_op_parallelism_threads=n))
 """
         self.assertCodemod(before, before, target="modern")
+
+    def test_interactive_sessions_keep_their_config(self):
+        before = """
+import tensorflow as tf
+s = tf.compat.v1.InteractiveSession(config=tf.compat.v1.ConfigProto(device_count={'CPU': 2}))
+"""
+        self.assertCodemod(before, before, target="modern")

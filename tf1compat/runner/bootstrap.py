@@ -47,7 +47,8 @@ def _print_script_traceback(error: BaseException, is_user_file) -> None:
     tb = error.__traceback__
     while tb is not None and not is_user_file(tb.tb_frame.f_code.co_filename):
         tb = tb.tb_next
-    traceback.print_exception(type(error), error, tb if tb is not None else error.__traceback__)
+    # No frame of the script (a syntax error in it, say): the error alone, as Python shows it.
+    traceback.print_exception(type(error), error, tb)
 
 
 def _on_sigterm(signum, frame):

@@ -82,7 +82,9 @@ class ChildRun:
                 handle.write(self.spec.to_json())
             command = [sys.executable, "-m", "tf1compat.runner.bootstrap", spec_path]
             previous = {sig: signal.getsignal(sig) for sig in FORWARDED}
-            self.process = subprocess.Popen(command, process_group=0, env=self.env)
+            group = {"process_group": 0} if sys.version_info >= (3, 11) else \
+                {"preexec_fn": os.setpgrp}  # its own process group, so signals reach it all
+            self.process = subprocess.Popen(command, env=self.env, **group)
             try:
                 for sig in FORWARDED:
                     signal.signal(sig, self._forward)

@@ -278,10 +278,14 @@ class SessionOptionsRule(Rule):
             return
         texts = {conversion.options.text() for conversion in conversions}
         literal = all(conversion.options.literal for conversion in conversions)
-        if len(texts) > 1 or not literal:
+        interactive = any(self.names.v1_name(session.func) == "InteractiveSession"
+                          for conversion in conversions for session in conversion.sessions)
+        if len(texts) > 1 or not literal or interactive:
             why = ("the sessions ask for different options, and TF2 device options are "
                    "process-wide" if len(texts) > 1 else
-                   "a value is read at run time, and modern.configure runs at program start")
+                   "a value is read at run time, and modern.configure runs at program start"
+                   if not literal else
+                   "InteractiveSession() without a config ignores TensorFlow's global config")
             for conversion in conversions:
                 self.add(conversion.line, Kind.NOT_CONVERTED,
                          f"{conversion.described} left as is for --target modern: {why}")
