@@ -60,6 +60,23 @@ def test_runs_under_plain_python_after_migrate(case, migrated, tmp_path):
     assert corpus.printed(result.stdout) == corpus.expected(case)
 
 
+MODERN = [case for case in corpus.CASES if case.script in
+          ("config_constructor.py", "config_attributes.py", "two_gpu_towers.py")]
+
+
+@pytest.mark.parametrize("case", MODERN, ids=[Path(c.script).stem for c in MODERN])
+def test_runs_after_migrate_to_modern_configure(case, tmp_path):
+    shutil.copy(corpus.HERE / case.script, tmp_path / case.script)
+    subprocess.run([sys.executable, "-m", "tf1compat.cli.main", "migrate", "--target", "modern",
+                    "--write", str(tmp_path / case.script)],
+                   check=True, capture_output=True, env=corpus.environment())
+    source = (tmp_path / case.script).read_text()
+    assert source.count("modern.configure(") == 1 and "ConfigProto(" not in source
+    result = corpus.run_plain(case, tmp_path, tmp_path / "scratch")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert corpus.printed(result.stdout) == corpus.expected(case)
+
+
 def test_readme_shows_the_counts_these_tests_hold():
     readme = (corpus.REPO_ROOT / "README.md").read_text()
     block = readme.split("<!-- corpus-counts:start -->")[1].split("<!-- corpus-counts:end -->")[0]

@@ -169,3 +169,17 @@ def test_ctrl_c_stops_the_child_and_leaves_no_process(tmp_path):
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):
         os.kill(helper_pid, 0)  # the script's own child went with it
+
+
+def test_help_of_the_new_verbs():
+    for verb in ("run", "migrate"):
+        result = run_cli(verb, "--help", timeout=60)
+        assert result.returncode == 0, result.stderr
+        assert f"usage: tf1compat {verb}" in result.stdout
+
+
+def test_a_bad_device_map_is_a_one_line_error(tmp_path):
+    path = script(tmp_path, "print('never')\n")
+    result = run_cli("run", "--device-map", "gpu:0", str(path))
+    assert result.returncode == 2 and "never" not in result.stdout
+    assert result.stderr.strip().startswith("tf1compat: error: invalid device_map")
