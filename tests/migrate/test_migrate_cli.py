@@ -98,7 +98,8 @@ def test_notebook_code_cells_are_migrated_in_place(tmp_path, capsys):
     assert "with tf1compat.session(soft_placement=True" in second
     assert "tf.compat.v1.placeholder" in second
     assert notebook["cells"][0]["source"] == ["# TF1 notebook"]
-    assert ":3: changed: code cell 1: ConfigProto -> with tf1compat.session(" in out
+    assert ":3: changed: code cell 1: ConfigProto -> with tf1compat.session(soft_placement=True) " \
+           "at line 2 of code cell 2" in out
     code, out, _ = migrate(capsys, path, "--write")
     assert f"{path}: unchanged" in out
 

@@ -94,12 +94,21 @@ def _in_cells(program: str, findings: list[Finding]) -> list[Finding]:
     """Program lines -> 'cell N' plus the line inside that cell."""
     starts = [number for number, line in enumerate(program.split("\n"), 1)
               if re.match(r"^# tf1compat-migrate-cell: \d+$", line)]
+
+    def place(line: int) -> tuple[int, int]:
+        cell = max((i for i, start in enumerate(starts) if start <= line), default=0)
+        return cell, (line - starts[cell] if starts and line > starts[cell] else 1)
+
+    def in_message(match: re.Match) -> str:
+        cell, line = place(int(match.group(1)))
+        return f"line {line} of code cell {cell + 1}"
+
     placed = []
     for finding in findings:
-        cell = max((i for i, start in enumerate(starts) if start <= finding.line), default=0)
-        line = finding.line - starts[cell] if starts and finding.line > starts[cell] else 1
+        cell, line = place(finding.line)
+        message = re.sub(r"\bline (\d+)\b", in_message, finding.message)
         placed.append(dataclasses.replace(finding, line=line,
-                                          message=f"code cell {cell + 1}: {finding.message}"))
+                                          message=f"code cell {cell + 1}: {message}"))
     return placed
 
 

@@ -75,6 +75,7 @@ class SessionOptionsRule(Rule):
         self.remove: set = set()
         self.call_edits: dict[int, cst.BaseExpression] = {}
         self.configure_text: Optional[str] = None
+        self._pending_gpu_statements: set = set()
         if self.names.alias is not None:
             self._plan(node)
 
@@ -109,6 +110,7 @@ class SessionOptionsRule(Rule):
     def _read_config(self, value: cst.BaseExpression, session: cst.Call):
         reader = ConfigReader(self.source_module, self.names, self._gpu_options_variable)
         options = ReadOptions()
+        self._pending_gpu_statements = set()  # what a GPUOptions variable adds to this config
         if isinstance(value, cst.Call) and self.names.v1_name(value.func) == "ConfigProto":
             reader.read_call(value, "", options)
             options.check()
@@ -135,8 +137,6 @@ class SessionOptionsRule(Rule):
                                      if mutations else "")
         conversion = Conversion(self.line(statement), [session], options, statements, described)
         return id(statement), conversion
-
-    _pending_gpu_statements: set = set()
 
     def _gpu_options_variable(self, name: cst.Name):
         """(path, value) pairs of a `gpu_options = GPUOptions(...)` variable used in a ConfigProto."""
