@@ -165,6 +165,25 @@ b = tf.compat.v1.Session(config=tf1compat.config_proto(growth=True))
         self.assertCodemod(before, before)
         assert self.findings(before) == []
 
+    def test_a_failed_config_keeps_its_gpu_options_variable(self):
+        before = """
+import tensorflow as tf
+gpu = tf.compat.v1.GPUOptions(allow_growth=True)
+a = tf.compat.v1.ConfigProto(gpu_options=gpu, operation_timeout_in_ms=5)
+first = tf.compat.v1.Session(config=a)
+second = tf.compat.v1.Session(config=tf.compat.v1.ConfigProto(allow_soft_placement=True))
+"""
+        after = """
+import tensorflow as tf
+import tf1compat
+
+gpu = tf.compat.v1.GPUOptions(allow_growth=True)
+a = tf.compat.v1.ConfigProto(gpu_options=gpu, operation_timeout_in_ms=5)
+first = tf.compat.v1.Session(config=a)
+second = tf.compat.v1.Session(config=tf1compat.config_proto(soft_placement=True))
+"""
+        self.assertCodemod(before, after)
+
 
 class ModernTarget(CodemodTest):
     TRANSFORM = SessionOptionsRule
