@@ -8,4 +8,6 @@ what cannot be converted safely is left as is and reported with its line and
 reason. `driver.migrate_file` does one file; the CLI verb does the batch.
 """
 
-from tf1compat.migrate.driver import collect_paths, migrate_file, migrate_source  # noqa: F401
+from tf1compat.migrate.driver import collect_paths, migrate_file, migrate_source
+
+__all__ = ["collect_paths", "migrate_file", "migrate_source"]
