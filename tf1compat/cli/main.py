@@ -11,10 +11,10 @@ import os
 import sys
 from typing import Optional, Sequence
 
-from tf1compat.cli import compare, doctor, explain, launch
+from tf1compat.cli import compare, doctor, explain, launch, migrate, run
 
 # Verbs that print reports: TensorFlow's native start-up chatter would drown them.
-_QUIET_VERBS = {"doctor", "explain"}
+_QUIET_VERBS = {"doctor", "explain", "migrate"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run TensorFlow 1 session code on TensorFlow 2.21, and see each "
                     "ConfigProto option as its TF2 call.")
     subparsers = parser.add_subparsers(dest="verb", metavar="COMMAND", required=True)
-    for verb in (compare, doctor, explain, launch):
+    for verb in (compare, run, migrate, launch, doctor, explain):
         verb.register(subparsers)
     return parser
 

@@ -1,0 +1,118 @@
+"""Graph mode, tf.layers, queue chains and no-TF2-path notes, as before/after strings."""
+
+import libcst as cst
+from libcst.codemod import CodemodContext, CodemodTest
+
+from tf1compat.migrate.driver import apply_rules
+from tf1compat.migrate.findings import Kind
+from tf1compat.migrate.rules.graph_mode import GraphModeRule
+from tf1compat.migrate.rules.legacy_layers import LegacyLayersRule
+
+
+def findings_of(rule_class, code, **kwargs):
+    rule = rule_class(CodemodContext(), **kwargs)
+    rule.transform_module(cst.parse_module(code))
+    return rule.findings
+
+
+class GraphMode(CodemodTest):
+    TRANSFORM = GraphModeRule
+
+    def test_added_after_the_imports_of_a_graph_script(self):
+        before = '''"""A TF1 script."""
+from __future__ import print_function
+import numpy as np
+import tensorflow as tf
+import tf1compat
+
+x = tf.compat.v1.placeholder(tf.float32)
+'''
+        after = '''"""A TF1 script."""
+from __future__ import print_function
+import numpy as np
+import tensorflow as tf
+import tf1compat
+tf.compat.v1.disable_v2_behavior()
+
+x = tf.compat.v1.placeholder(tf.float32)
+'''
+        self.assertCodemod(before, after)
+
+    def test_after_modern_configure_and_under_an_alias(self):
+        before = "import tensorflow as T\nimport modern\nmodern.configure(cpus=2)\nT.compat.v1.Session()\n"
+        after = ("import tensorflow as T\nimport modern\nmodern.configure(cpus=2)\n"
+                 "T.compat.v1.disable_v2_behavior()\nT.compat.v1.Session()\n")
+        self.assertCodemod(before, after)
+
+    def test_not_added_twice_nor_to_tf2_code(self):
+        done = "import tensorflow as tf\ntf.compat.v1.disable_eager_execution()\ntf.compat.v1.Session()\n"
+        self.assertCodemod(done, done)
+        tf2 = "import tensorflow as tf\nprint(tf.constant(1) + 1)\n"
+        self.assertCodemod(tf2, tf2)
+
+    def test_a_late_import_is_reported(self):
+        code = "x = 1\nimport tensorflow as tf\ntf.compat.v1.Session()\n"
+        self.assertCodemod(code, code)
+        [finding] = findings_of(GraphModeRule, code)
+        assert finding.kind is Kind.NOT_CONVERTED and "not imported at the top" in finding.message
+
+
+class Layers(CodemodTest):
+    TRANSFORM = LegacyLayersRule
+
+    def test_tf_layers_come_from_tf1compat_layers(self):
+        before = ("import tensorflow as tf\n"
+                  "h = tf.compat.v1.layers.dense(x, 8)\n"
+                  "layer = tf.layers.Conv2D(4, 3)\n")
+        after = ("import tensorflow as tf\nimport tf1compat.layers\n\n"
+                 "h = tf1compat.layers.dense(x, 8)\n"
+                 "layer = tf1compat.layers.Conv2D(4, 3)\n")
+        self.assertCodemod(before, after)
+
+
+QUEUE_SCRIPT = """import tensorflow as tf
+q = tf.compat.v1.train.string_input_producer(["a.csv"], num_epochs=2, shuffle=False)
+reader = tf.compat.v1.TextLineReader(skip_header_lines=1)
+_, line = reader.read(q)
+a, b = tf.io.decode_csv(line, [[0], [""]], field_delim=";")
+batch = tf.compat.v1.train.shuffle_batch([a, b], batch_size=8, capacity=100, min_after_dequeue=10)
+queue = tf.queue.FIFOQueue(3, tf.float32)
+"""
+
+
+def test_a_queue_chain_is_reported_with_the_call_it_maps_to():
+    migrated, findings = apply_rules(QUEUE_SCRIPT, "tf1compat")
+    chain = [f for f in findings if f.rule == "queue-chain"]
+    assert len(chain) == 1 and chain[0].kind is Kind.NOT_CONVERTED and chain[0].line == 2
+    message = chain[0].message
+    assert "lines 2-6" in message
+    assert ('input_pipeline(files=["a.csv"], num_epochs=2, shuffle=True, header_lines=1, '
+            'record_defaults=[[0], [""]], delimiter=";", batch_size=8)') in message
+    assert "tf.compat.v1.train" in migrated  # left as is
+    # lines of the chain are not reported twice; other compat-only APIs are
+    notes = [f for f in findings if f.rule == "no-tf2-path"]
+    assert [f.line for f in notes] == []  # tf.queue.FIFOQueue is a TF2 name
+
+
+def test_no_tf2_path_notes_for_what_stays_compat_only():
+    code = ("import tensorflow as tf\n"
+            "sv = tf.compat.v1.train.Supervisor(logdir='x')\n"
+            "net = tf.contrib.slim.conv2d(x, 3)\n")
+    _, findings = apply_rules(code, "tf1compat")
+    notes = {f.line: f.message for f in findings if f.rule == "no-tf2-path"}
+    assert "session supervision" in notes[2]
+    assert "tf.contrib was removed" in notes[3]
+
+
+def test_rules_together_are_idempotent():
+    code = ("import tensorflow as tf\n"
+            "config = tf.compat.v1.ConfigProto()\n"
+            "config.gpu_options.allow_growth = True\n"
+            "y = tf.compat.v1.layers.dense(tf.compat.v1.placeholder(tf.float32, [None, 2]), 1)\n"
+            "with tf.compat.v1.Session(config=config) as sess:\n"
+            "    pass\n")
+    once, findings = apply_rules(code, "tf1compat")
+    assert "tf1compat.session(growth=True" in once and "disable_v2_behavior()" in once
+    assert "tf1compat.layers.dense" in once
+    twice, _ = apply_rules(once, "tf1compat")
+    assert twice == once

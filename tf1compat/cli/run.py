@@ -1,0 +1,65 @@
+"""`tf1compat run SCRIPT [ARGS]`: an unmodified TF1 script, run on TF 2.21 in its own process."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from tf1compat.cli.option_flags import add_option_flags, options_from_args
+from tf1compat.errors import Tf1CompatError
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "run", help="run an unmodified TF1 script on TF 2.21",
+        description="Run a TF1 script as it is, in its own process: `import tensorflow` gives it "
+                    "TF1 (graph mode, tf.Session, tf.app.flags, tf.train, tf.layers through "
+                    "tf_keras), the session options below are merged into every session it "
+                    "creates (its own values win unless --override), and --device-map remaps "
+                    "device requests. A report goes to stderr when it ends; the exit code is "
+                    "the script's. Example: tf1compat run --device-map 'gpu:*=cpu:*' "
+                    "train.py --steps 10")
+    parser.add_argument("--override", action="store_true",
+                        help="the command line's options win over the script's own")
+    parser.add_argument("--device-map", action="append", default=[], metavar="RULES",
+                        help="remap device requests, e.g. 'gpu:*=cpu:*' (GPU i runs on logical "
+                             "CPU i, the CPU split as needed) or 'gpu:1=cpu:0'; comma-separated "
+                             "or repeated")
+    parser.add_argument("--report-json", metavar="FILE", help="also write the report as JSON")
+    parser.add_argument("--no-report", action="store_true", help="print no report at the end")
+    add_option_flags(parser)
+    parser.add_argument("script", help="the TF1 script to run")
+    parser.add_argument("script_args", nargs=argparse.REMAINDER,
+                        help="arguments for the script (its sys.argv[1:])")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tf1compat.device_map import DeviceMap
+    from tf1compat.runner import RunSpec, json_options
+    from tf1compat.runner.report import format_report
+    from tf1compat.runner.spawn import ChildRun
+
+    if not os.path.isfile(args.script):
+        what = "is a directory, not a script" if os.path.isdir(args.script) else "does not exist"
+        raise Tf1CompatError(f"script {args.script!r} {what}")
+    options = options_from_args(args)
+    device_map = DeviceMap.parse(args.device_map)  # checked here, so errors are ours
+    spec = RunSpec(script=args.script, args=list(args.script_args),
+                   options=json_options(options), override=args.override,
+                   device_map=device_map.to_list())
+    code, report = ChildRun(spec).run()
+    if report is None:
+        if not args.no_report:
+            print(f"tf1compat run: {os.path.basename(args.script)} ended with exit code {code} "
+                  "before writing its report (stopped by a signal)", file=sys.stderr)
+        return code
+    if args.report_json:
+        with open(args.report_json, "w") as handle:
+            json.dump(report, handle, indent=2)
+    if not args.no_report:
+        sys.stdout.flush()
+        print(format_report(report), file=sys.stderr)
+    return code

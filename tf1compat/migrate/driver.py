@@ -1,0 +1,154 @@
+"""`migrate`'s driver: tf_upgrade_v2 first, then our rules, file by file.
+
+A file that does not parse is reported and the batch goes on; nothing is
+written unless asked, and then atomically (a temporary file in the same
+folder, renamed over the original), so a crash never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import os
+import re
+import tempfile
+from typing import Iterable
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+
+from tf1compat.errors import Tf1CompatError
+from tf1compat.migrate import notebook
+from tf1compat.migrate.findings import FileResult, Finding, Kind
+from tf1compat.migrate.rules.api_notes import ApiNotesRule
+from tf1compat.migrate.rules.graph_mode import GraphModeRule
+from tf1compat.migrate.rules.legacy_layers import LegacyLayersRule
+from tf1compat.migrate.rules.queue_chain import QueueChainRule
+from tf1compat.migrate.rules.session_options import SessionOptionsRule
+from tf1compat.migrate.upgrade_v2 import upgrade
+
+# Order matters: the session rule adds imports that graph mode must follow.
+RULES = (SessionOptionsRule, LegacyLayersRule, QueueChainRule, ApiNotesRule, GraphModeRule)
+_SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "site-packages", "node_modules"}
+
+
+def apply_rules(code: str, target: str) -> tuple[str, list[Finding]]:
+    """Runs our rules (not tf_upgrade_v2) over source text."""
+    tree = cst.parse_module(code)
+    context = CodemodContext()
+    findings: list[Finding] = []
+    for rule_class in RULES:
+        rule = rule_class(context, target=target)
+        tree = rule.transform_module(tree)
+        findings.extend(rule.findings)
+    return tree.code, findings
+
+
+def migrate_source(code: str, filename: str, target: str) -> tuple[str, list[Finding]]:
+    """tf_upgrade_v2, then our rules. Raises SyntaxError for code that does not parse."""
+    ast.parse(code, filename)
+    upgraded, findings = upgrade(code, filename)
+    migrated, ours = apply_rules(upgraded, target)
+    return migrated, findings + ours
+
+
+def _syntax_error(error: SyntaxError) -> Finding:
+    return Finding(error.lineno or 0, Kind.ERROR, "parse",
+                   f"syntax error: {error.msg}; the file was left as is")
+
+
+def migrate_file(path: str, target: str = "tf1compat") -> FileResult:
+    """Reads and migrates one .py or .ipynb file (does not write)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            original = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        result = FileResult(path, "", None)
+        result.findings.append(Finding(0, Kind.ERROR, "read", f"cannot read it: {error}"))
+        return result
+    result = FileResult(path, original, None)
+    try:
+        if path.endswith(".ipynb"):
+            result.migrated = _migrate_notebook(original, path, target, result)
+        else:
+            result.migrated, result.findings = migrate_source(original, path, target)
+    except SyntaxError as error:
+        result.findings.append(_syntax_error(error))
+        result.migrated = None
+    except ValueError as error:  # a notebook that is not JSON
+        result.findings.append(Finding(0, Kind.ERROR, "parse", f"not a notebook: {error}"))
+        result.migrated = None
+    return result
+
+
+def _migrate_notebook(text: str, path: str, target: str, result: FileResult) -> str:
+    def migrate_program(program: str) -> str:
+        migrated, findings = migrate_source(program, path, target)
+        result.findings.extend(_in_cells(program, findings))
+        return migrated
+
+    return notebook.migrate_notebook(text, migrate_program)
+
+
+def _in_cells(program: str, findings: list[Finding]) -> list[Finding]:
+    """Program lines -> 'cell N' plus the line inside that cell."""
+    starts = [number for number, line in enumerate(program.split("\n"), 1)
+              if re.match(r"^# tf1compat-migrate-cell: \d+$", line)]
+
+    def place(line: int) -> tuple[int, int]:
+        cell = max((i for i, start in enumerate(starts) if start <= line), default=0)
+        return cell, (line - starts[cell] if starts and line > starts[cell] else 1)
+
+    def in_message(match: re.Match) -> str:
+        cell, line = place(int(match.group(1)))
+        return f"line {line} of code cell {cell + 1}"
+
+    placed = []
+    for finding in findings:
+        cell, line = place(finding.line)
+        message = re.sub(r"\bline (\d+)\b", in_message, finding.message)
+        placed.append(dataclasses.replace(finding, line=line,
+                                          message=f"code cell {cell + 1}: {message}"))
+    return placed
+
+
+def collect_paths(paths: Iterable[str]) -> list[str]:
+    """The .py and .ipynb files named or found under the folders named.
+
+    Raises:
+      Tf1CompatError: a path does not exist, or a folder holds no such file.
+    """
+    files: list[str] = []
+    for path in paths:
+        if os.path.isfile(path):
+            files.append(path)
+        elif os.path.isdir(path):
+            found = []
+            for root, dirs, names in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS
+                                 and not os.path.exists(os.path.join(root, d, "pyvenv.cfg")))
+                found += [os.path.join(root, name) for name in sorted(names)
+                          if name.endswith((".py", ".ipynb"))]
+            if not found:
+                raise Tf1CompatError(f"{path!r} holds no Python files (.py) or notebooks "
+                                     "(.ipynb)")
+            files += found
+        else:
+            raise Tf1CompatError(f"path {path!r} does not exist")
+    return list(dict.fromkeys(files))
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Replaces the file's text in one rename, keeping its permissions."""
+    folder = os.path.dirname(os.path.abspath(path))
+    mode = os.stat(path).st_mode & 0o7777
+    handle, temporary = tempfile.mkstemp(prefix=".tf1compat-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise

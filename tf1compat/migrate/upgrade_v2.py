@@ -1,0 +1,58 @@
+"""Step one of `migrate`: TensorFlow's own tf_upgrade_v2, run on source text.
+
+Its rules ship inside the TensorFlow wheel (`tensorflow.tools.compatibility`):
+the renames to `tf.compat.v1.*`, argument reorders and its warnings are
+taken as they are, not re-implemented. It prints every change as it goes;
+that output is captured and turned into findings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+
+from tf1compat.migrate.findings import Finding, Kind
+
+_LOG = re.compile(r"^(?:.*?:)?(?P<line>\d+):(?P<col>\d+): (?P<severity>[A-Z]+): (?P<message>.*)$",
+                  re.S)
+_upgrader = None
+
+
+def _get_upgrader():
+    global _upgrader
+    if _upgrader is None:
+        from tensorflow.tools.compatibility import ast_edits, tf_upgrade_v2
+
+        spec = tf_upgrade_v2.TFAPIChangeSpec(import_rename=False, upgrade_compat_v1_import=True)
+        _upgrader = ast_edits.ASTCodeUpgrader(spec)
+    return _upgrader
+
+
+def _finding(text: str) -> Finding:
+    match = _LOG.match(text.strip())
+    if not match:
+        return Finding(0, Kind.NOTE, "tf_upgrade_v2", text.strip())
+    severity, message = match.group("severity"), match.group("message").strip()
+    kind = Kind.RENAMED if severity == "INFO" else Kind.NOTE
+    if severity != "INFO":
+        message = f"tf_upgrade_v2 {severity.lower()}: {message}"
+    return Finding(int(match.group("line")), kind, "tf_upgrade_v2", message)
+
+
+def upgrade(text: str, filename: str) -> tuple[str, list[Finding]]:
+    """Returns tf_upgrade_v2's rewrite of `text` and its log as findings."""
+    upgrader = _get_upgrader()
+    with contextlib.redirect_stdout(io.StringIO()):
+        processed, new_text, logs, errors = upgrader.update_string_pasta(text, filename)
+    if not processed:
+        reason = (logs[0].splitlines()[0] if logs else "it could not parse the file")
+        return text, [Finding(1, Kind.NOTE, "tf_upgrade_v2",
+                              f"tf_upgrade_v2 did not run ({reason}); TF1 names are not renamed")]
+    findings = [_finding(log) for log in logs]
+    seen = {(f.line, f.message) for f in findings}
+    for error in errors:
+        finding = _finding(error)
+        if (finding.line, finding.message) not in seen:
+            findings.append(finding)
+    return new_text, findings

@@ -1,0 +1,55 @@
+"""`tf1compat run`: an unmodified TF1 script, run in its own process on TF 2.21.
+
+The parent (`spawn`) only starts the child, forwards SIGINT/SIGTERM to its
+process group, passes its exit code through and prints the report the child
+wrote. The child (`bootstrap`) makes `import tensorflow` give the script TF1
+(`shim`), merges the command line's session options into every session the
+script creates and remaps devices (`hooks`), runs the script as `__main__`,
+and writes what happened to a JSON file (`report`).
+
+Nothing here changes another process: the shim lives in the child only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any, Optional
+
+
+@dataclasses.dataclass
+class RunSpec:
+    """What the parent tells the child, as JSON.
+
+    Attributes:
+      script: path of the script to run.
+      args: the script's own arguments (its sys.argv[1:]).
+      options: session option keywords from the command line.
+      override: the command line's options win over the script's.
+      device_map: device rules, e.g. ['gpu:*=cpu:*'].
+      report_path: where the child writes its report (JSON).
+    """
+
+    script: str
+    args: list[str]
+    options: dict[str, Any]
+    override: bool = False
+    device_map: list[str] = dataclasses.field(default_factory=list)
+    report_path: Optional[str] = None
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> "RunSpec":
+        return cls(**json.loads(text))
+
+
+def json_options(options) -> dict[str, Any]:
+    """SessionOptions keywords as plain JSON values (passthrough left out)."""
+    plain = {}
+    for key, value in options.to_kwargs().items():
+        if key == "passthrough":
+            continue
+        plain[key] = getattr(value, "value", value)
+    return plain

@@ -1,0 +1,150 @@
+"""The child process of `tf1compat run`: `python -m tf1compat.runner.bootstrap SPEC.json`.
+
+Order matters: legacy Keras must be chosen before TensorFlow is imported,
+v2 behaviour disabled before the script builds anything, the hooks in place
+before the script runs. Then the script runs as `__main__` with its own
+`sys.argv`, and its failures show its own traceback (our frames removed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import runpy
+import signal
+import sys
+import traceback
+from typing import Any, Optional
+
+
+def _prepare_environment() -> Optional[str]:
+    """Routes tf.layers / tf.keras to tf_keras when it is installed; returns its version."""
+    from tf1compat.runner.shim import legacy_keras_available
+
+    if not legacy_keras_available():
+        return None
+    os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+    try:
+        from importlib.metadata import version
+
+        return version("tf_keras")
+    except Exception:  # a tf_keras without metadata still works
+        return "installed"
+
+
+def _exit_code(error: SystemExit) -> int:
+    code = error.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)  # what Python does with sys.exit("message")
+    return 1
+
+
+def _print_script_traceback(error: BaseException, is_user_file) -> None:
+    """The traceback from the script's first frame on, as `python script.py` shows it."""
+    tb = error.__traceback__
+    while tb is not None and not is_user_file(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    # No frame of the script (a syntax error in it, say): the error alone, as Python shows it.
+    traceback.print_exception(type(error), error, tb)
+
+
+def _on_sigterm(signum, frame):
+    raise SystemExit(128 + signum)
+
+
+def _set_parent_death_signal() -> None:
+    """Linux: the child gets SIGTERM if the parent dies, so it is never orphaned."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except Exception:  # best effort: the parent's own cleanup still applies
+        pass
+
+
+def main(spec_path: str) -> int:
+    from tf1compat.runner import RunSpec
+
+    with open(spec_path) as handle:
+        spec = RunSpec.from_json(handle.read())
+    _set_parent_death_signal()
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    # A parent started in the background has SIGINT ignored, and Python then keeps
+    # it ignored; the parent forwards SIGINT on purpose, so it must stop the script.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    legacy_keras = _prepare_environment()
+
+    import tensorflow as tf
+
+    from tf1compat.device_map import DeviceMap
+    from tf1compat.options import SessionOptions
+    from tf1compat.runner import hooks, shim
+
+    script = os.path.abspath(spec.script)
+    script_dir = os.path.dirname(script)
+    from tensorflow.python.util import deprecation
+
+    with deprecation.silence():  # our call, not the script's: no deprecation notice
+        tf.compat.v1.disable_v2_behavior()
+    device_map = DeviceMap.parse(spec.device_map)
+    device_hook = hooks.DeviceHook(device_map) if device_map else None
+    if device_hook:
+        device_hook.install()
+    import_hook = shim.install([script_dir], legacy_keras=legacy_keras is not None)
+    session_hook = hooks.SessionHook(SessionOptions(**spec.options), spec.override, device_hook,
+                                     hooks.caller_in(import_hook.is_user_file))
+    session_hook.install()
+    hooks.hide_runner_frames()
+
+    package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.path[0] = script_dir  # as `python script.py` has it
+    if package_root not in sys.path:
+        sys.path.append(package_root)
+    sys.argv = [spec.script, *spec.args]
+    code = 0
+    status = "finished"
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except SystemExit as error:
+        code = _exit_code(error)
+        status = "exited"
+    except KeyboardInterrupt as error:
+        _print_script_traceback(error, import_hook.is_user_file)
+        code, status = 130, "interrupted"
+    except BaseException as error:  # the script's failure: show its traceback, not ours
+        _print_script_traceback(error, import_hook.is_user_file)
+        code, status = 1, f"raised {type(error).__name__}"
+    finally:
+        sys.stdout.flush()
+        if spec.report_path:
+            _write_report(spec, code, status, legacy_keras, session_hook, device_hook,
+                          import_hook)
+    return code
+
+
+def _write_report(spec, code: int, status: str, legacy_keras: Optional[str], session_hook,
+                  device_hook, import_hook) -> None:
+    from tf1compat.runner.report import build
+    from tf1compat.runner.shim import usage
+
+    report: dict[str, Any] = build(
+        spec=spec, exit_code=code, status=status, legacy_keras=legacy_keras,
+        sessions=session_hook.sessions,
+        remaps=device_hook.remaps if device_hook else {},
+        usage=usage, is_user_file=import_hook.is_user_file)
+    with open(spec.report_path, "w") as handle:
+        json.dump(report, handle, indent=2)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        print("usage: python -m tf1compat.runner.bootstrap SPEC.json", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main(sys.argv[1]))

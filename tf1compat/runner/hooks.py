@@ -1,0 +1,190 @@
+"""The runner's hooks into TensorFlow, for the child process only.
+
+- `SessionHook` wraps `BaseSession.__init__` (so `tf.Session`,
+  `tf.InteractiveSession` and sessions made inside TF, such as
+  MonitoredTrainingSession's, all pass through it): the command line's
+  options are merged into the script's ConfigProto -- the script's own
+  values win unless `--override` -- and every session is recorded.
+- `DeviceHook` wraps `Operation._set_device_from_string`, the one place where
+  TF1 graph ops receive their device (from `tf.device` strings, device
+  functions and colocation alike), and applies the `DeviceMap`.
+"""
+
+from __future__ import annotations
+
+import collections
+import sys
+import threading
+from typing import Any, Callable, Optional
+
+from tf1compat.device_map import DeviceMap
+from tf1compat.options import SessionOptions
+from tf1compat.placement import short_device
+
+
+class DeviceHook:
+    """Remaps device requests of graph ops and counts what it remapped."""
+
+    def __init__(self, device_map: DeviceMap):
+        self.device_map = device_map
+        self.remaps: collections.Counter[tuple[str, str]] = collections.Counter()
+        self.highest: dict[str, int] = {}
+        self._lock = threading.Lock()
+        for index in device_map.explicit_targets("CPU"):
+            self._note_target(f"CPU:{index}")
+        self._cache: dict[str, str] = {}
+
+    def _note_target(self, short: str) -> None:
+        kind, _, index = short.partition(":")
+        if index.isdigit():
+            self.highest[kind] = max(self.highest.get(kind, -1), int(index))
+
+    def map(self, device: str) -> str:
+        mapped = self._cache.get(device)
+        if mapped is None:
+            mapped = self.device_map.map(device)
+            self._cache[device] = mapped
+        if mapped != device:
+            key = (short_device(device), short_device(mapped))
+            with self._lock:
+                self.remaps[key] += 1
+                self._note_target(key[1])
+        return mapped
+
+    def cpus_needed(self) -> int:
+        """How many logical CPUs the remapped requests so far need (0: none)."""
+        return self.highest.get("CPU", -1) + 1
+
+    def install(self) -> None:
+        from tensorflow.python.framework import ops
+
+        original = ops.Operation._set_device_from_string
+        hook = self
+
+        def _set_device_from_string(op, device_str):
+            return original(op, hook.map(device_str))
+
+        ops.Operation._set_device_from_string = _set_device_from_string
+
+
+class SessionHook:
+    """Merges command-line options into every session and records each one."""
+
+    def __init__(self, cli_options: SessionOptions, override: bool,
+                 device_hook: Optional[DeviceHook], where: Callable[[], str]):
+        self.cli_options = cli_options
+        self.override = override
+        self.device_hook = device_hook
+        self.where = where
+        self.sessions: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+
+    def resolve(self, config) -> tuple[Any, dict[str, Any]]:
+        """The ConfigProto to give the session, and the record of how it was made."""
+        from tf1compat.runner import json_options
+
+        from tf1compat.errors import OptionError
+
+        try:
+            script = SessionOptions() if config is None else \
+                SessionOptions.from_config_proto(config, unmapped="keep")
+        except OptionError as error:
+            if self.cli_options == SessionOptions() and not self.device_hook:
+                return config, {"script": {}, "command_line": {}, "options": {},
+                                "keywords": "(the script's ConfigProto, unchanged)",
+                                "notes": [f"not read as options: {error}"]}
+            raise
+        if self.override:
+            final = self.cli_options.merged(script)
+        else:
+            final = script.merged(self.cli_options)
+        notes = []
+        needed = self.device_hook.cpus_needed() if self.device_hook else 0
+        if needed > (final.cpus or 1):
+            notes.append(f"cpus={needed} for --device-map (was "
+                         f"{final.cpus if final.cpus is not None else 'unset'})")
+            final = final.replace(cpus=needed)
+        if script.passthrough and final.passthrough:
+            notes.append("fields without a keyword kept as the script set them")
+        record = {
+            "script": json_options(script),
+            "command_line": json_options(self.cli_options),
+            "options": json_options(final),
+            "keywords": final.keyword_text(),
+            "notes": notes,
+        }
+        if config is None and final == SessionOptions():
+            return None, record  # nothing to change: TensorFlow's own default config
+        return final.to_config_proto(), record
+
+    def install(self) -> None:
+        from tensorflow.python.client import session as session_lib
+
+        from tf1compat.compat_session import process_gpu_options
+
+        original = session_lib.BaseSession.__init__
+        hook = self
+
+        def __init__(session, target="", graph=None, config=None):
+            proto, record = hook.resolve(config)
+            record["kind"] = type(session).__name__
+            record["where"] = hook.where()
+            if proto is not None:
+                process_gpu_options.check(SessionOptions.from_config_proto(proto,
+                                                                           unmapped="keep"))
+            with hook._lock:
+                hook.sessions.append(record)
+            return original(session, target, graph, config=proto)
+
+        __init__.__wrapped__ = original
+        session_lib.BaseSession.__init__ = __init__
+
+
+def caller_in(is_user_file: Callable[[str], bool]) -> Callable[[], str]:
+    """A function returning 'file.py:LINE' of the innermost user-code frame."""
+
+    def where() -> str:
+        frame = sys._getframe(1)
+        while frame is not None:
+            filename = frame.f_code.co_filename
+            if is_user_file(filename):
+                return f"{filename}:{frame.f_lineno}"
+            frame = frame.f_back
+        return "?"
+
+    return where
+
+
+def hide_runner_frames() -> None:
+    """Leaves the runner's own frames (and runpy's) out of the op stacks TF prints.
+
+    TF1 errors such as "Cannot assign a device" show where the op was built,
+    from the outermost frame in: under `tf1compat run` that would start in
+    this package and runpy. With them left out, the stack is the one
+    `python script.py` shows.
+    """
+    import os
+    import re
+
+    from tensorflow.python.framework import error_interpolation
+
+    runner_dir = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame_line = re.compile(r'^\s*File "(?P<file>[^"]+)", line \d+')
+    original = error_interpolation._build_node_error_message
+
+    def ours(filename: str) -> bool:
+        return filename.startswith(runner_dir) or "runpy" in os.path.basename(filename)
+
+    def _build_node_error_message(op):
+        kept, skipping = [], False
+        for line in original(op).split("\n"):
+            match = frame_line.match(line)
+            if match:
+                skipping = ours(match.group("file"))
+            elif not line.startswith("    "):
+                skipping = False  # past the frames ("Node: ...")
+            if not skipping:
+                kept.append(line)
+        return "\n".join(kept)
+
+    error_interpolation._build_node_error_message = _build_node_error_message

@@ -1,0 +1,93 @@
+"""The report of `tf1compat run`: built in the child as data, printed by the parent.
+
+It says what a user needs before migrating: the sessions the script created
+and the options each one got (and from where), the device requests that
+were remapped, and the TF1 APIs it used that have no TF2 path yet.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Mapping, Optional
+
+from tf1compat.runner.api_notes import note_for
+
+LEGACY_KERAS_MISSING = "missing: tf.layers / TF1 tf.keras need it (pip install tf_keras)"
+
+
+def _short_where(where: str, script_dir: str) -> str:
+    path, _, line = where.rpartition(":")
+    if path.startswith(script_dir + os.sep):
+        path = os.path.relpath(path, script_dir)
+    return f"{path}:{line}" if path else where
+
+
+def build(*, spec, exit_code: int, status: str, legacy_keras: Optional[str],
+          sessions: list[dict[str, Any]], remaps: Mapping[tuple[str, str], int], usage,
+          is_user_file: Callable[[str], bool]) -> dict[str, Any]:
+    """The report as JSON-ready data."""
+    script_dir = os.path.dirname(os.path.abspath(spec.script))
+    for record in sessions:
+        record["where"] = _short_where(record.get("where", "?"), script_dir)
+    no_path = {}
+    for name in usage.names():
+        note = note_for(name)
+        if note is not None:
+            no_path[f"tf.{name}"] = note
+    for name, why in usage.missing.items():
+        no_path.setdefault(f"tf.{name}", f"not in TF 2.21: {why}")
+    return {
+        "script": spec.script,
+        "args": spec.args,
+        "exit_code": exit_code,
+        "status": status,
+        "legacy_keras": legacy_keras or LEGACY_KERAS_MISSING,
+        "device_map": list(spec.device_map),
+        "override": spec.override,
+        "sessions": sessions,
+        "device_remaps": [{"from": source, "to": target, "ops": count}
+                          for (source, target), count in sorted(remaps.items())],
+        "no_tf2_path": no_path,
+        "tf_names_used": usage.names(),
+    }
+
+
+def format_report(report: Mapping[str, Any]) -> str:
+    """A few lines for people, printed to stderr when the script ends."""
+    name = os.path.basename(report["script"])
+    lines = [f"tf1compat run: {name} {report['status']} (exit code {report['exit_code']})"]
+    sessions = report["sessions"]
+    lines.append(f"  sessions created: {len(sessions)}")
+    for index, record in enumerate(sessions, 1):
+        lines.append(f"    {index}. {record['kind']} at {record['where']}: "
+                     f"{record['keywords'] or '(no options)'}")
+        sources = []
+        if record.get("script"):
+            sources.append("script: " + _kw(record["script"]))
+        if record.get("command_line"):
+            winner = "wins" if report["override"] else "fills what the script left unset"
+            sources.append(f"command line ({winner}): " + _kw(record["command_line"]))
+        sources += record.get("notes", [])
+        if sources:
+            lines.append("       " + "; ".join(sources))
+    if report["device_map"]:
+        remaps = report["device_remaps"]
+        shown = ", ".join(f"{r['from']} -> {r['to']} ({r['ops']} ops)" for r in remaps)
+        lines.append(f"  device remaps ({','.join(report['device_map'])}): {shown or 'none applied'}")
+    no_path = report["no_tf2_path"]
+    if no_path:
+        lines.append("  TF1 APIs used with no TF2 path yet:")
+        by_reason: dict[str, list[str]] = {}
+        for api, reason in no_path.items():
+            by_reason.setdefault(reason, []).append(api)
+        for reason, apis in by_reason.items():
+            lines.append(f"    {', '.join(apis)}: {reason}")
+    else:
+        lines.append("  TF1 APIs used with no TF2 path yet: none")
+    if report["legacy_keras"] == LEGACY_KERAS_MISSING:
+        lines.append(f"  legacy Keras (tf_keras): {LEGACY_KERAS_MISSING}")
+    return "\n".join(lines)
+
+
+def _kw(options: Mapping[str, Any]) -> str:
+    return ", ".join(f"{key}={value!r}" for key, value in options.items())

@@ -1,0 +1,159 @@
+"""Makes `import tensorflow as tf` in the script give TF1 (`tf.compat.v1`).
+
+Only the script and modules next to it get the TF1 module: the hook looks at
+who imports. TensorFlow, Keras and every other library keep the real
+`tensorflow`, and `sys.modules` is not touched, so nothing inside them changes.
+
+The module the script gets is a thin proxy over `tf.compat.v1` that records
+which names the script used (for the report's "TF1 APIs with no TF2 path")
+and turns the errors of names TF 2.21 no longer has into ones that say why.
+"""
+
+from __future__ import annotations
+
+import builtins
+import collections
+import os
+import sys
+import sysconfig
+import types
+from typing import Any, Iterable, Optional
+
+from tf1compat.errors import Tf1CompatError
+
+from tf1compat.layers import LEGACY_KERAS_HINT
+
+
+class LegacyKerasMissingError(Tf1CompatError, AttributeError):
+    """The script uses tf.layers (or TF1 tf.keras), which need tf_keras under Keras 3."""
+
+
+class Usage:
+    """Names the script used under `tf.`, and those TF 2.21 does not have."""
+
+    def __init__(self) -> None:
+        self.used: collections.Counter[str] = collections.Counter()
+        self.missing: dict[str, str] = {}
+
+    def names(self) -> list[str]:
+        return sorted(self.used)
+
+
+usage = Usage()
+
+
+class TF1Module(types.ModuleType):
+    """A view of `tf.compat.v1` (or one of its namespaces) that records use.
+
+    Attribute reads go to the real module; namespaces come back wrapped too,
+    so `tf.train.string_input_producer` is recorded under that name.
+    """
+
+    def __init__(self, target: types.ModuleType, path: str, legacy_keras: bool):
+        super().__init__(getattr(target, "__name__", "tensorflow"))
+        self.__dict__["_tf1_target"] = target
+        self.__dict__["_tf1_path"] = path
+        self.__dict__["_tf1_legacy_keras"] = legacy_keras
+        self.__dict__["_tf1_children"] = {}
+        self.__doc__ = getattr(target, "__doc__", None)
+
+    def __getattr__(self, name: str) -> Any:
+        path = f"{self._tf1_path}{name}"
+        if name.startswith("__"):
+            return getattr(self._tf1_target, name)
+        usage.used[path] += 1
+        try:
+            value = getattr(self._tf1_target, name)
+        except AttributeError as error:
+            raise self._missing(name, path, error) from None
+        except ImportError as error:  # a lazily loaded namespace that cannot load
+            raise self._missing(name, path, error) from None
+        if isinstance(value, types.ModuleType):
+            children = self._tf1_children
+            if name not in children:
+                children[name] = TF1Module(value, path + ".", self._tf1_legacy_keras)
+            return children[name]
+        return value
+
+    def _missing(self, name: str, path: str, error: Exception) -> Exception:
+        top = path.split(".")[0]
+        if top in ("layers", "keras") and not self._tf1_legacy_keras:
+            usage.missing[path] = "needs legacy Keras"
+            return LegacyKerasMissingError(
+                f"tf.{path} needs legacy Keras. Fix: {LEGACY_KERAS_HINT}")
+        usage.missing[path] = str(error)
+        if top == "contrib":
+            return AttributeError(f"tf.{path}: tf.contrib was removed in TF 2 and no module "
+                                  "replaces it; `tf1compat run` cannot bring it back")
+        return AttributeError(f"tf.{path} does not exist in TF 2.21's tf.compat.v1 "
+                              f"(TensorFlow said: {error})")
+
+    def __dir__(self) -> list[str]:
+        return dir(self._tf1_target)
+
+    def __repr__(self) -> str:
+        return f"<TF1 module tf.{self._tf1_path or ''} (tf.compat.v1 on TF 2.21, tf1compat run)>"
+
+
+def _library_roots() -> list[str]:
+    """Folders whose modules are libraries: they keep the real tensorflow."""
+    roots = {sysconfig.get_path(key) for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    roots |= {sys.prefix, sys.base_prefix, sys.exec_prefix}
+    package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    roots.add(package_dir)  # tf1compat itself
+    return sorted(os.path.realpath(root) + os.sep for root in roots if root)
+
+
+class ImportHook:
+    """Wraps `builtins.__import__` so user code importing tensorflow gets TF1."""
+
+    def __init__(self, tf1_module: TF1Module, user_roots: Iterable[str]):
+        self.tf1 = tf1_module
+        self.user_roots = [os.path.realpath(root) + os.sep for root in user_roots]
+        self.library_roots = [root for root in _library_roots()
+                              if not any(user.startswith(root) and user != root
+                                         for user in self.user_roots)]
+        self.original = builtins.__import__
+        self._verdicts: dict[str, bool] = {}
+
+    def is_user_file(self, filename: Optional[str]) -> bool:
+        if not filename:
+            return False
+        if filename not in self._verdicts:
+            path = os.path.realpath(filename)
+            library = any(path.startswith(root) for root in self.library_roots)
+            user = any(path.startswith(root) for root in self.user_roots)
+            self._verdicts[filename] = user and not library
+        return self._verdicts[filename]
+
+    def __call__(self, name, globals=None, locals=None, fromlist=(), level=0):
+        module = self.original(name, globals, locals, fromlist, level)
+        if level == 0 and name == "tensorflow" and globals is not None \
+                and self.is_user_file(globals.get("__file__")):
+            return self.tf1
+        return module
+
+    def install(self) -> None:
+        builtins.__import__ = self
+
+    def uninstall(self) -> None:
+        if builtins.__import__ is self:
+            builtins.__import__ = self.original
+
+
+def legacy_keras_available() -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("tf_keras") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def install(user_roots: Iterable[str], legacy_keras: bool) -> ImportHook:
+    """Puts the hook in place; `import tensorflow` in user code now gives TF1."""
+    import tensorflow as tf
+
+    hook = ImportHook(TF1Module(tf.compat.v1, "", legacy_keras), user_roots)
+    hook.install()
+    return hook
