@@ -8,8 +8,7 @@ Importing this package does not import TensorFlow.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from tf1compat.lazy_exports import lazy_exports
 
 from modern import runtime as _runtime
 
@@ -28,15 +27,4 @@ _EXPORTS = {
 }
 
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(_EXPORTS[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'modern' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports('modern', globals(), _EXPORTS)

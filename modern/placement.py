@@ -57,21 +57,12 @@ def run(fn: Callable, *args: Any, **kwargs: Any):
     from tensorflow.python.eager import context
 
     function = _fresh_function(fn)
-    import tensorflow as tf
-
-    from tf1compat import device_errors
+    from tf1compat.device_errors import tf2_checked
 
     context.enable_run_metadata()
     try:
-        result = function(*args, **kwargs)
+        result = tf2_checked(function)(*args, **kwargs)
         metadata = context.export_run_metadata()
-    except tf.errors.InvalidArgumentError as error:
-        translated = device_errors.translate(
-            error, [d.name for d in tf.config.list_logical_devices()],
-            fix="call modern.configure(soft_placement=True) (or tf.config.set_soft_device_placement(True))")
-        if translated is None:
-            raise
-        raise translated from None
     finally:
         context.disable_run_metadata()
     ops = []

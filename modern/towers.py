@@ -12,34 +12,13 @@ shows where each op really ran.
 
 from __future__ import annotations
 
-import functools
 from typing import Any, Callable, Sequence
 
-from tf1compat import device_errors
+from tf1compat.device_errors import tf2_checked
 from tf1compat.towers import replicate, sum_on
 
 __all__ = ["replicate", "sum_on", "matmul_towers", "average_gradients", "TowerTrainer",
            "split_batch"]
-
-
-def _device_checked(function: Callable) -> Callable:
-    """Calls `function`, turning TF's missing-device error into our DeviceError."""
-
-    @functools.wraps(function)
-    def call(*args, **kwargs):
-        import tensorflow as tf
-
-        try:
-            return function(*args, **kwargs)
-        except tf.errors.InvalidArgumentError as error:
-            translated = device_errors.translate(
-                error, [d.name for d in tf.config.list_logical_devices()],
-                fix="call modern.configure(soft_placement=True)")
-            if translated is None:
-                raise
-            raise translated from None
-
-    return call
 
 
 def matmul_towers(a: Any, b: Any, devices: Sequence[str], reduce_device: str = "/cpu:0") -> Any:
@@ -51,7 +30,7 @@ def matmul_towers(a: Any, b: Any, devices: Sequence[str], reduce_device: str = "
         products = replicate(lambda index, device: tf.matmul(a, b, name="product"), devices)
         return sum_on(products, reduce_device)
 
-    return _device_checked(towers)(a, b)
+    return tf2_checked(towers)(a, b)
 
 
 def average_gradients(tower_grads: Sequence[Sequence[Any]]) -> list[Any]:
@@ -97,7 +76,7 @@ class TowerTrainer:
         self.optimizer = optimizer
         self.devices = list(devices)
         self.variable_device = variable_device
-        self._step = _device_checked(tf.function(self._train_step))
+        self._step = tf2_checked(tf.function(self._train_step))
 
     def _train_step(self, tower_inputs):
         import tensorflow as tf

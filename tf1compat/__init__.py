@@ -8,8 +8,7 @@ TensorFlow: each name below is loaded on first use.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from tf1compat.lazy_exports import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -28,15 +27,4 @@ _EXPORTS = {
 }
 
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(_EXPORTS[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'tf1compat' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports('tf1compat', globals(), _EXPORTS)

@@ -8,8 +8,9 @@ naming the op (when TF does), the device asked for, and the devices that exist.
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 from tf1compat.errors import DeviceError
 from tf1compat.placement import short_device
@@ -45,3 +46,25 @@ def translate(error: Exception, devices: Iterable[str],
         f"{operation} asks for device {groups['device']!r}, which does not exist here; "
         f"the devices are {existing}. Fix: {fix} to fall back to an existing device, split "
         "the CPU with cpus=N, or change the tf.device(...) request")
+
+
+TF2_FIX = "call modern.configure(soft_placement=True) (or tf.config.set_soft_device_placement(True))"
+
+
+def tf2_checked(function: Callable, fix: str = TF2_FIX) -> Callable:
+    """Wraps TF2 code so TF's missing-device error becomes a DeviceError listing devices."""
+
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        import tensorflow as tf
+
+        try:
+            return function(*args, **kwargs)
+        except tf.errors.InvalidArgumentError as error:
+            translated = translate(error, [d.name for d in tf.config.list_logical_devices()],
+                                   fix)
+            if translated is None:
+                raise
+            raise translated from None
+
+    return call
