@@ -36,11 +36,22 @@ def _version(distribution: str) -> str:
 
 
 def _hdfs_status() -> dict[str, Any]:
-    if importlib.util.find_spec("tf1compat.hdfs") is None:
-        return {"available": False, "detail": "this version of tf1compat has no HDFS support"}
+    """Whether TensorFlow reads hdfs:// here: the plugin (loaded now, to be sure) or the fallback."""
+    import warnings
+
     from tf1compat import hdfs
 
-    return hdfs.plugin_status()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the reason is reported below instead
+        registered = hdfs.ensure_registered()
+    status = hdfs.plugin_status()
+    if registered:
+        detail = f"TensorFlow plugin {status['plugin_version']} ({status['path']})"
+    else:
+        fallback = (f"tf.data falls back to hdfs-native {status['hdfs_native_python']}"
+                    if status["hdfs_native_python"] else "no fallback: pip install hdfs-native")
+        detail = f"{status['error']}; {fallback}"
+    return dict(status, available=registered, detail=detail)
 
 
 def _nvml_status() -> dict[str, Any]:
