@@ -1,0 +1,216 @@
+"""The tf.data graph of the CSV pipeline.
+
+read="batch" (default): each file is cut into line-aligned byte ranges
+(`plan_shards`); `interleave` reads and decodes several ranges in parallel and
+yields them in order (each range's sub-dataset yields exactly one element),
+then `rebatch` cuts the decoded ranges into batches of `batch_size`:
+
+    shards -> [shuffle] -> repeat -> interleave(read range -> decode) -> rebatch -> prefetch
+
+Each range is decoded by the first of these that succeeds, a try/except made
+of datasets (`a.ignore_errors().concatenate(b).take(1)`: b only runs if a
+produced nothing):
+
+    1. pyarrow (engine="arrow"), where it provably agrees with decode_csv;
+    2. tf.strings.split + one tf.io.decode_csv over all lines of the range;
+    3. the slow path, a py_function that bisects the lines with decode_csv to
+       find the bad rows, reports or raises them, and returns the good rows.
+
+read="record": TextLineDataset per file (or tf1compat.hdfs.text_line_dataset),
+lines zipped with their line numbers and batched into blocks, blocks decoded
+the same way (steps 2 and 3).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable, Optional
+
+from tf1compat._csv.files import InputFile, first_line_number, hdfs_fallback, plan_shards
+from tf1compat._csv.rows import (BadRowReport, DecodeFailed, concat_columns, decode_reason,
+                                 handle_bad, locate, split_lines)
+from tf1compat._csv.spec import CsvSpec
+
+_BLOCK_LINES = 8192
+
+
+class DatasetBuilder:
+    """Builds the tf.data pipeline for one `InputPipeline` (see the module docstring)."""
+
+    def __init__(self, spec: CsvSpec, files: list[InputFile], report: BadRowReport, *,
+                 engine: str, chunk_bytes: int, parallel: int):
+        self.spec = spec
+        self.files = files
+        self.report = report
+        self.engine = engine
+        self.chunk_bytes = chunk_bytes
+        self.parallel = parallel
+        self.raised: list[BaseException] = []   # errors raised inside py_functions
+        self._lock = threading.Lock()
+        self._arrow = None
+        if engine == "arrow":
+            from modern._csv_arrow import ArrowDecoder
+            self._arrow = ArrowDecoder(spec)
+
+    # -- decoding ------------------------------------------------------------------
+    def _decode(self, lines) -> tuple:
+        import tensorflow as tf
+        return tuple(tf.io.decode_csv(lines, record_defaults=self.spec.record_defaults(),
+                                      **self.spec.decode_kwargs()))
+
+    def _py(self, function: Callable, inputs: list) -> tuple:
+        """A py_function that returns the spec's columns, shaped [None]."""
+        import tensorflow as tf
+        columns = tf.py_function(function, inputs, Tout=self.spec.tf_dtypes())
+        for column in columns:
+            column.set_shape([None])
+        return tuple(columns)
+
+    def _eager_decode(self, lines: list) -> list:
+        import tensorflow as tf
+        try:
+            return [c.numpy() for c in self._decode(tf.constant(lines, dtype=tf.string))]
+        except tf.errors.InvalidArgumentError as failure:
+            raise DecodeFailed(decode_reason(failure)) from None
+
+    def _recover(self, lines: list, where: Callable[[int], tuple[str, int]]) -> list:
+        """Decodes lines one bisection at a time; skips or raises the bad ones."""
+        good, bad = locate(len(lines), lambda lo, hi: self._eager_decode(lines[lo:hi]),
+                           stop_at_first=self.spec.on_bad_row == "raise")
+        failure = handle_bad(bad, where, lambda i: lines[i], self.report, self.spec.on_bad_row)
+        if failure is not None:
+            with self._lock:
+                self.raised.append(failure)
+            raise failure
+        return concat_columns(good, self.spec.empty_columns())
+
+    def _slow_range(self, chunk, file, start) -> list:
+        data, file, start = chunk.numpy(), int(file), int(start)
+        path = self.files[file].path
+        lines = split_lines(data)
+        first: list[int] = []
+
+        def where(index: int) -> tuple[str, int]:
+            if not first:
+                first.append(first_line_number(path, start))
+            return path, first[0] + index
+        return self._recover(lines, where)
+
+    def _slow_block(self, lines, numbers, file) -> list:
+        lines, numbers = list(lines.numpy()), numbers.numpy()
+        path = self.files[int(file)].path
+        return self._recover(lines, lambda i: (path, int(numbers[i])))
+
+    def _arrow_range(self, chunk, final_cr) -> list:
+        return self._arrow(chunk.numpy(), bool(final_cr))
+
+    @staticmethod
+    def _first_success(*attempts) -> Any:
+        """attempts[0], else attempts[1], ...: the dataset try/except (one element)."""
+        chained = attempts[0]
+        for attempt in attempts[1:]:
+            chained = chained.concatenate(attempt)
+        return chained.take(1)
+
+    # -- read="batch": byte ranges ---------------------------------------------------
+    def _split_range(self, chunk, crlf, final_cr):
+        """Lines of a range as TextLineReader reads them (see rows.split_lines)."""
+        import tensorflow as tf
+        chunk = tf.cond(crlf, lambda: tf.strings.regex_replace(chunk, "\r\n", "\n"),
+                        lambda: chunk)
+        lines = tf.strings.split(chunk, "\n")
+        ends_with_newline = tf.equal(tf.strings.substr(chunk, -1, 1), "\n")
+        lines = lines[:tf.size(lines) - tf.cast(ends_with_newline, tf.int32)]
+        return tf.cond(
+            final_cr,
+            lambda: tf.concat([lines[:-1], tf.strings.regex_replace(lines[-1:], "\r$", "")], 0),
+            lambda: lines)
+
+    def _range_dataset(self, path, start, length, footer, crlf, final_cr, file):
+        import tensorflow as tf
+        raw = tf.data.FixedLengthRecordDataset(path, length, header_bytes=start,
+                                               footer_bytes=footer, buffer_size=1 << 20)
+        attempts = []
+        if self._arrow is not None:
+            attempts.append(raw.map(
+                lambda chunk: self._py(self._arrow_range, [chunk, final_cr])).ignore_errors())
+        attempts.append(raw.map(
+            lambda chunk: self._decode(self._split_range(chunk, crlf, final_cr))).ignore_errors())
+        attempts.append(raw.map(lambda chunk: self._py(self._slow_range, [chunk, file, start])))
+        return self._first_success(*attempts)
+
+    def _ranges(self):
+        import tensorflow as tf
+        shards = [s for f in self.files for s in plan_shards(f, self.spec.header_lines,
+                                                              self.chunk_bytes)]
+        sizes = [self.files[s.file].size for s in shards]
+        table = (
+            tf.constant([self.files[s.file].path for s in shards], tf.string),
+            tf.constant([s.start for s in shards], tf.int64),
+            tf.constant([s.length for s in shards], tf.int64),
+            tf.constant([size - s.start - s.length for s, size in zip(shards, sizes)], tf.int64),
+            tf.constant([s.crlf for s in shards], tf.bool),
+            tf.constant([s.final_cr for s in shards], tf.bool),
+            tf.constant([s.file for s in shards], tf.int64))
+        units = tf.data.Dataset.from_tensor_slices(table)
+        return self._epochs(units, len(shards)), self._range_dataset
+
+    # -- read="record": lines ------------------------------------------------------
+    def _lines_of(self, file: InputFile):
+        import tensorflow as tf
+        if file.via_fallback:
+            lines = hdfs_fallback().text_line_dataset(file.path)
+        else:
+            lines = tf.data.TextLineDataset(file.path, buffer_size=1 << 20)
+        skip = self.spec.header_lines
+        numbered = tf.data.Dataset.zip((lines.skip(skip), tf.data.Dataset.range(skip + 1, 1 << 62)))
+        block = max(self.spec.batch_size, _BLOCK_LINES)
+        index = tf.constant(file.index, tf.int64)
+        return numbered.batch(block).map(lambda l, n: (l, n, index))
+
+    def _block_dataset(self, lines, numbers, file):
+        import tensorflow as tf
+        if self.spec.header_lines == 0 and any(f.bom for f in self.files):
+            lines = tf.where(numbers == 1, tf.strings.regex_replace(lines, "^\ufeff", ""), lines)
+        block = tf.data.Dataset.from_tensors((lines, numbers, file))
+        return self._first_success(
+            block.map(lambda l, n, f: self._decode(l)).ignore_errors(),
+            block.map(lambda l, n, f: self._py(self._slow_block, [l, n, f])))
+
+    def _blocks(self):
+        import tensorflow as tf
+        order = list(range(len(self.files)))
+        if self.spec.shuffle:
+            import random
+            random.Random(self.spec.seed).shuffle(order)
+        parts = [self._lines_of(self.files[i]) for i in order]
+        while len(parts) > 1:  # a balanced tree of concatenations
+            parts = [a.concatenate(b) for a, b in zip(parts[::2], parts[1::2])] + \
+                ([parts[-1]] if len(parts) % 2 else [])
+        return self._epochs(parts[0], None), self._block_dataset
+
+    # -- assembly ------------------------------------------------------------------
+    def _epochs(self, units, count: Optional[int]):
+        if self.spec.shuffle and count:
+            units = units.shuffle(count, seed=self.spec.seed, reshuffle_each_iteration=True)
+        if self.spec.num_epochs != 1:
+            units = units.repeat(self.spec.num_epochs)
+        return units
+
+    def build(self):
+        """The dataset of batches: a tuple of [batch] column tensors, or a dict by name."""
+        import tensorflow as tf
+        spec = self.spec
+        units, decode = self._ranges() if spec.read == "batch" else self._blocks()
+        rows = units.interleave(decode, cycle_length=self.parallel,
+                                num_parallel_calls=self.parallel, deterministic=True)
+        if spec.shuffle:
+            rows = rows.unbatch().shuffle(spec.shuffle_buffer, seed=spec.seed,
+                                          reshuffle_each_iteration=True)
+            batches = rows.batch(spec.batch_size, drop_remainder=spec.drop_remainder)
+        else:
+            batches = rows.rebatch(spec.batch_size, drop_remainder=spec.drop_remainder)
+        if spec.column_names is not None:
+            names = spec.column_names
+            batches = batches.map(lambda *columns: dict(zip(names, columns)))
+        return batches.prefetch(tf.data.AUTOTUNE)

@@ -1,0 +1,141 @@
+"""Running the TF1 queue graph: one read per step, bad rows recovered, batches fed.
+
+`StepRunner` runs one read+decode step and, when the batched decode fails,
+fetches the stashed lines and bisects them (`rows.locate`). `Feeder` is the
+pipeline's queue runner: a thread, registered with the Coordinator, that runs
+steps, regroups the decoded rows into batches of exactly `batch_size` (the
+reader's reads stop at file ends) and enqueues them, then closes the queue so
+that the consumer drains it and gets OutOfRange.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Optional
+
+from tf1compat._csv.queue_graph import QueueGraph
+from tf1compat._csv.rows import (BadRowReport, DecodeFailed, concat_columns, decode_reason,
+                                 handle_bad, locate)
+from tf1compat._csv.spec import CsvSpec
+from tf1compat.errors import InputPipelineError
+
+
+def parse_key(key: bytes) -> tuple[str, int]:
+    """TextLineReader's key b'path:line' as (path, line)."""
+    path, _, line = key.decode("utf-8", "replace").rpartition(":")
+    return path, int(line)
+
+
+class StepRunner:
+    """Runs read+decode steps of a `QueueGraph` and recovers from bad rows."""
+
+    def __init__(self, graph: QueueGraph, session: Any, spec: CsvSpec, report: BadRowReport):
+        self._graph = graph
+        self._session = session
+        self._spec = spec
+        self._report = report
+        self._reads = 0
+
+    def next_block(self) -> Optional[list]:
+        """Decoded columns (numpy) of the next read, or None when the input is exhausted.
+
+        Raises:
+          BadRowError: a row does not decode and on_bad_row is 'raise'.
+          InputPipelineError: reading failed for another reason.
+        """
+        import tensorflow as tf
+        try:
+            *columns, self._reads = self._session.run(self._graph.step)
+            return columns
+        except tf.errors.OutOfRangeError:
+            return None
+        except tf.errors.InvalidArgumentError as error:
+            return self._recover(error)
+        except tf.errors.CancelledError:
+            raise
+        except tf.errors.OpError as error:
+            raise InputPipelineError(f"reading CSV failed: {decode_reason(error)}") from error
+
+    def _recover(self, error: Exception) -> list:
+        import tensorflow as tf
+        keys, lines, reads = self._session.run(self._graph.stash)
+        if reads == self._reads:
+            raise InputPipelineError(f"reading CSV failed: {decode_reason(error)}") from error
+        self._reads = reads
+        keys, lines = list(keys), list(lines)
+        graph, session = self._graph, self._session
+
+        def try_decode(lo: int, hi: int) -> list:
+            try:
+                return session.run(graph.check_decoded, {graph.check_keys: keys[lo:hi],
+                                                          graph.check_lines: lines[lo:hi]})
+            except tf.errors.InvalidArgumentError as failure:
+                raise DecodeFailed(decode_reason(failure)) from None
+
+        good, bad = locate(len(lines), try_decode, stop_at_first=self._spec.on_bad_row == "raise")
+        if not bad:
+            raise InputPipelineError(
+                f"decoding CSV failed, yet every line decodes alone: {decode_reason(error)}"
+            ) from error
+        failure = handle_bad(bad, lambda i: parse_key(keys[i]), lambda i: lines[i],
+                             self._report, self._spec.on_bad_row)
+        if failure is not None:
+            raise failure
+        return concat_columns(good, self._spec.empty_columns())
+
+
+class Feeder:
+    """The thread that fills the batch queue (the pipeline's own queue runner)."""
+
+    def __init__(self, runner: StepRunner, graph: QueueGraph, session: Any, spec: CsvSpec,
+                 coord: Any):
+        self._runner = runner
+        self._graph = graph
+        self._session = session
+        self._spec = spec
+        self._coord = coord
+        self.error: Optional[BaseException] = None
+        self.thread = threading.Thread(target=self._run, name="tf1compat-csv-feeder", daemon=True)
+
+    def _enqueue(self, columns: list) -> None:
+        feed = dict(zip(self._graph.enqueue_inputs, columns))
+        self._session.run(self._graph.enqueue, feed)
+
+    def _run(self) -> None:
+        import numpy as np
+        import tensorflow as tf
+        spec = self._spec
+        carry: list = []
+        try:
+            while not self._coord.should_stop():
+                columns = self._runner.next_block()
+                if columns is None:
+                    break
+                if not len(columns[0]):
+                    continue
+                if spec.shuffle:
+                    self._enqueue(columns)
+                    continue
+                carry.append(columns)
+                held = sum(len(c[0]) for c in carry)
+                if held < spec.batch_size:
+                    continue
+                merged = [np.concatenate([c[i] for c in carry]) if len(carry) > 1 else carry[0][i]
+                          for i in range(len(columns))]
+                cut = held - held % spec.batch_size
+                for lo in range(0, cut, spec.batch_size):
+                    self._enqueue([m[lo:lo + spec.batch_size] for m in merged])
+                carry = [[m[cut:] for m in merged]] if cut < held else []
+            if carry and not spec.drop_remainder and not self._coord.should_stop():
+                self._enqueue(concat_columns(carry, spec.empty_columns()))
+        except (tf.errors.CancelledError, tf.errors.OutOfRangeError) as error:
+            if not self._coord.should_stop():
+                self.error = InputPipelineError(f"the batch queue was closed early: {error}")
+        except BaseException as error:  # reported to the consumer, not lost with the thread
+            if not self._coord.should_stop():  # while stopping, errors come from the stop
+                self.error = error
+        finally:
+            try:
+                self._session.run(self._graph.close_queue)
+            except Exception:  # the session may already be closed; nothing waits then
+                pass
