@@ -170,8 +170,11 @@ class DatasetBuilder:
 
     def _block_dataset(self, lines, numbers, file):
         import tensorflow as tf
-        if self.spec.header_lines == 0 and any(f.bom for f in self.files):
-            lines = tf.where(numbers == 1, tf.strings.regex_replace(lines, "^\ufeff", ""), lines)
+        if self.spec.header_lines == 0:  # a BOM starts line 1 (TextLineDataset keeps it)
+            lines = tf.cond(
+                tf.equal(numbers[0], 1),
+                lambda: tf.concat([tf.strings.regex_replace(lines[:1], "^\ufeff", ""), lines[1:]], 0),
+                lambda: lines)
         block = tf.data.Dataset.from_tensors((lines, numbers, file))
         return self._first_success(
             block.map(lambda l, n, f: self._decode(l)).ignore_errors(),

@@ -84,15 +84,22 @@ def row_text(line: bytes) -> str:
     return text if len(text) <= _TEXT_LIMIT else text[:_TEXT_LIMIT] + "..."
 
 
-_NODE_NOISE = re.compile(r"\{\{function_node [^}]*\}\}\s*|\s*\[\[\{\{node [^]]*\]\]|\s*\[Op:\w+\]")
+_NOISE = re.compile(r"\{\{function_node [^}]*\}\}\s*|\s*\[\[\{\{node [^]]*\]\]|\s*\[Op:\w+\].*")
+_GRAPH_LINES = ("Graph execution error", "Detected at node", "Node:", " ", "\t")
 _RECORD_INDEX = re.compile(r" in record \d+")
 
 
 def decode_reason(error: Exception) -> str:
-    """TensorFlow's decode error for a single line, without graph noise."""
+    """TensorFlow's error message for one decode, without graph or eager noise.
+
+    >>> decode_reason(ValueError("Field 1 in record 0 is not a valid int32: x [Op:DecodeCSV]"))
+    'Field 1 is not a valid int32: x'
+    """
     message = getattr(error, "message", None) or str(error)
-    message = _NODE_NOISE.sub("", message).strip().splitlines()[0] if message.strip() else ""
-    return _RECORD_INDEX.sub("", message).replace("Field 0 in record 0", "Field 0").strip()
+    lines = [line for line in message.splitlines()
+             if line.strip() and not line.startswith(_GRAPH_LINES)]
+    first = _NOISE.sub("", lines[0] if lines else message).strip()
+    return _RECORD_INDEX.sub("", first)
 
 
 def split_lines(chunk: bytes) -> list[bytes]:
