@@ -26,7 +26,8 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, Optional
 
-from tf1compat._csv.files import InputFile, first_line_number, hdfs_fallback, plan_shards
+from tf1compat._csv.files import (InputFile, first_line_number, hdfs_fallback, plan_shards,
+                                  read_range)
 from tf1compat._csv.rows import (BadRowReport, DecodeFailed, concat_columns, decode_reason,
                                  handle_bad, locate, split_lines)
 from tf1compat._csv.spec import CsvSpec
@@ -101,8 +102,10 @@ class DatasetBuilder:
         path = self.files[int(file)].path
         return self._recover(lines, lambda i: (path, int(numbers[i])))
 
-    def _arrow_range(self, chunk, final_cr) -> list:
-        return self._arrow(chunk.numpy(), bool(final_cr))
+    def _arrow_range(self, file, start, length, final_cr) -> list:
+        """Reads the range itself (no tensor copies) and decodes it with pyarrow."""
+        data = read_range(self.files[int(file)].path, int(start), int(length))
+        return self._arrow(data, bool(final_cr))
 
     @staticmethod
     def _first_success(*attempts) -> Any:
@@ -132,8 +135,8 @@ class DatasetBuilder:
                                                footer_bytes=footer, buffer_size=1 << 20)
         attempts = []
         if self._arrow is not None:
-            attempts.append(raw.map(
-                lambda chunk: self._py(self._arrow_range, [chunk, final_cr])).ignore_errors())
+            where = tf.data.Dataset.from_tensors((file, start, length, final_cr))
+            attempts.append(where.map(lambda *w: self._py(self._arrow_range, list(w))).ignore_errors())
         attempts.append(raw.map(
             lambda chunk: self._decode(self._split_range(chunk, crlf, final_cr))).ignore_errors())
         attempts.append(raw.map(lambda chunk: self._py(self._slow_range, [chunk, file, start])))

@@ -39,7 +39,8 @@ class InputPipeline:
     at construction, into `session.graph` (or the default graph); `start()` or
     `with` initializes the pipeline's local variables and starts its threads
     under a `tf.compat.v1.train.Coordinator`: the filename queue's runner and,
-    in batch mode, the feeder that decodes and enqueues batches. `close()`
+    in batch mode, the reader (read_up_to into a queue of lines) and the
+    feeder (decode_csv, then batches into the batch queue). `close()`
     (or leaving the `with` block) stops and joins all of them.
 
     Attributes:
@@ -78,6 +79,7 @@ class InputPipeline:
         self._coord = None
         self._threads: list[threading.Thread] = []
         self._feeder = None
+        self._errors = None
         self._runner = None
         self._state = "built"
         self._error_raised = False
@@ -113,7 +115,7 @@ class InputPipeline:
         """
         import tensorflow as tf
 
-        from tf1compat._csv.feeder import Feeder, StepRunner
+        from tf1compat._csv.feeder import FirstError, StepRunner, feeder, reader
         if self._state == "running":
             return self
         if self._state == "closed":
@@ -130,16 +132,21 @@ class InputPipeline:
         self._session = session
         session.run(self._ops.init_op)
         self._coord = tf.compat.v1.train.Coordinator()
+        self._errors = FirstError()
         self._runner = StepRunner(self._ops, session, self.spec, self.bad_rows)
         try:
             for runner in self._ops.queue_runners:
                 self._threads.extend(runner.create_threads(session, self._coord, daemon=True,
                                                            start=True))
             if self.spec.read == "batch":
-                self._feeder = Feeder(self._runner, self._ops, session, self.spec, self._coord)
-                self._coord.register_thread(self._feeder.thread)
-                self._threads.append(self._feeder.thread)
-                self._feeder.thread.start()
+                stages = [reader(self._ops, session, self._coord, self._errors),
+                          feeder(self._runner, self._ops, session, self.spec, self._coord,
+                                 self._errors)]
+                self._feeder = stages[-1]
+                for stage in stages:
+                    self._coord.register_thread(stage.thread)
+                    self._threads.append(stage.thread)
+                    stage.thread.start()
         except BaseException:
             self._state = "running"
             self.close()
@@ -178,7 +185,7 @@ class InputPipeline:
 
     def __exit__(self, exc_type, exc, traceback) -> None:
         self.close()
-        pending = self._feeder.error if self._feeder is not None else None
+        pending = self._errors.error if self._errors is not None else None
         if exc_type is None and pending is not None and not self._error_raised:
             self._error_raised = True
             raise pending
@@ -213,9 +220,9 @@ class InputPipeline:
                 columns = self._session.run(self._ops.dequeue)
             except tf.errors.OutOfRangeError:
                 self._feeder.thread.join()
-                if self._feeder.error is not None and not self._error_raised:
+                if self._errors.error is not None and not self._error_raised:
                     self._error_raised = True
-                    raise self._feeder.error from None
+                    raise self._errors.error from None
                 return
             except (tf.errors.CancelledError, RuntimeError) as error:
                 if self._state != "running":

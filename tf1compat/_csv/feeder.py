@@ -2,16 +2,18 @@
 
 `StepRunner` runs one read+decode step and, when the batched decode fails,
 fetches the stashed lines and bisects them (`rows.locate`). `Feeder` is the
-pipeline's queue runner: a thread, registered with the Coordinator, that runs
-steps, regroups the decoded rows into batches of exactly `batch_size` (the
-reader's reads stop at file ends) and enqueues them, then closes the queue so
-that the consumer drains it and gets OutOfRange.
+pipeline's queue runners are two threads registered with the Coordinator: the
+reader runs `read_up_to` into a queue of raw lines; the feeder decodes them in
+order, regroups the rows into batches of exactly `batch_size` (reads stop at
+file ends) and enqueues them. Each closes its queue when done, so the next
+stage drains it and gets OutOfRange; the first error of either is kept for the
+consumer, who raises it once the batches before it are consumed.
 """
 
 from __future__ import annotations
 
 import threading
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from tf1compat._csv.queue_graph import QueueGraph
 from tf1compat._csv.rows import (BadRowReport, DecodeFailed, concat_columns, decode_reason,
@@ -84,58 +86,94 @@ class StepRunner:
         return concat_columns(good, self._spec.empty_columns())
 
 
-class Feeder:
-    """The thread that fills the batch queue (the pipeline's own queue runner)."""
+class FirstError:
+    """The first error of any pipeline thread, kept for the consumer (thread-safe)."""
 
-    def __init__(self, runner: StepRunner, graph: QueueGraph, session: Any, spec: CsvSpec,
-                 coord: Any):
-        self._runner = runner
-        self._graph = graph
-        self._session = session
-        self._spec = spec
-        self._coord = coord
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
         self.error: Optional[BaseException] = None
-        self.thread = threading.Thread(target=self._run, name="tf1compat-csv-feeder", daemon=True)
 
-    def _enqueue(self, columns: list) -> None:
-        feed = dict(zip(self._graph.enqueue_inputs, columns))
-        self._session.run(self._graph.enqueue, feed)
+    def set(self, error: BaseException) -> None:
+        with self._lock:
+            if self.error is None:
+                self.error = error
+
+
+class _Stage:
+    """One pipeline thread: runs `body`, keeps its error, always runs `finish`."""
+
+    def __init__(self, name: str, body: Callable[[], None], finish: Any, session: Any,
+                 coord: Any, errors: FirstError):
+        self._body = body
+        self._finish = finish
+        self._session = session
+        self._coord = coord
+        self._errors = errors
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
 
     def _run(self) -> None:
-        import numpy as np
         import tensorflow as tf
-        spec = self._spec
-        carry: list = []
         try:
-            while not self._coord.should_stop():
-                columns = self._runner.next_block()
-                if columns is None:
-                    break
-                if not len(columns[0]):
-                    continue
-                if spec.shuffle:
-                    self._enqueue(columns)
-                    continue
-                carry.append(columns)
-                held = sum(len(c[0]) for c in carry)
-                if held < spec.batch_size:
-                    continue
-                merged = [np.concatenate([c[i] for c in carry]) if len(carry) > 1 else carry[0][i]
-                          for i in range(len(columns))]
-                cut = held - held % spec.batch_size
-                for lo in range(0, cut, spec.batch_size):
-                    self._enqueue([m[lo:lo + spec.batch_size] for m in merged])
-                carry = [[m[cut:] for m in merged]] if cut < held else []
-            if carry and not spec.drop_remainder and not self._coord.should_stop():
-                self._enqueue(concat_columns(carry, spec.empty_columns()))
+            self._body()
         except (tf.errors.CancelledError, tf.errors.OutOfRangeError) as error:
             if not self._coord.should_stop():
-                self.error = InputPipelineError(f"the batch queue was closed early: {error}")
+                self._errors.set(InputPipelineError(f"a pipeline queue was closed early: {error}"))
         except BaseException as error:  # reported to the consumer, not lost with the thread
             if not self._coord.should_stop():  # while stopping, errors come from the stop
-                self.error = error
+                self._errors.set(error)
         finally:
             try:
-                self._session.run(self._graph.close_queue)
+                self._session.run(self._finish)
             except Exception:  # the session may already be closed; nothing waits then
                 pass
+
+
+def reader(graph: QueueGraph, session: Any, coord: Any, errors: FirstError) -> _Stage:
+    """The thread that runs read_up_to into the lines queue until the files end."""
+    import tensorflow as tf
+
+    def body() -> None:
+        try:
+            while not coord.should_stop():
+                session.run(graph.read_lines)
+        except tf.errors.OutOfRangeError:
+            return
+        except (tf.errors.CancelledError, RuntimeError):
+            raise
+        except tf.errors.OpError as error:
+            raise InputPipelineError(f"reading CSV failed: {decode_reason(error)}") from error
+    return _Stage("tf1compat-csv-reader", body, graph.close_lines, session, coord, errors)
+
+
+def feeder(runner: StepRunner, graph: QueueGraph, session: Any, spec: CsvSpec, coord: Any,
+           errors: FirstError) -> _Stage:
+    """The thread that decodes reads and enqueues batches of exactly batch_size rows."""
+    import numpy as np
+
+    def enqueue(columns: list) -> None:
+        session.run(graph.enqueue, dict(zip(graph.enqueue_inputs, columns)))
+
+    def body() -> None:
+        carry: list = []
+        while not coord.should_stop():
+            columns = runner.next_block()
+            if columns is None:
+                break
+            if not len(columns[0]):
+                continue
+            if spec.shuffle:
+                enqueue(columns)
+                continue
+            carry.append(columns)
+            held = sum(len(c[0]) for c in carry)
+            if held < spec.batch_size:
+                continue
+            merged = [np.concatenate([c[i] for c in carry]) if len(carry) > 1 else carry[0][i]
+                      for i in range(len(columns))]
+            cut = held - held % spec.batch_size
+            for lo in range(0, cut, spec.batch_size):
+                enqueue([m[lo:lo + spec.batch_size] for m in merged])
+            carry = [[m[cut:] for m in merged]] if cut < held else []
+        if carry and not spec.drop_remainder and not coord.should_stop():
+            enqueue(concat_columns(carry, spec.empty_columns()))
+    return _Stage("tf1compat-csv-feeder", body, graph.close_queue, session, coord, errors)

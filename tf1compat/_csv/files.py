@@ -280,7 +280,14 @@ def plan_shards(file: InputFile, header_lines: int, chunk_bytes: int) -> list[Sh
 
 
 def read_range(path: str, start: int, length: int) -> bytes:
-    """The bytes [start, start + length) of a file."""
+    """The bytes [start, start + length) of a file (fewer at its end)."""
+    local = local_path(path)
+    if local is not None:
+        descriptor = os.open(local, os.O_RDONLY)
+        try:
+            return os.pread(descriptor, length, start)
+        finally:
+            os.close(descriptor)
     with open_binary(path) as handle:
         handle.seek(start)
         return handle.read(length)

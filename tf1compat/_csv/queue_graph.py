@@ -2,8 +2,10 @@
 
 Built once, into the session's graph, when the pipeline is created:
 
-    string_input_producer -> TextLineReader.read_up_to (or .read) -> stash
-        -> decode_csv -> (Python feeder thread) -> FIFOQueue / RandomShuffleQueue
+    string_input_producer -> TextLineReader.read_up_to -> (reader thread) -> lines queue
+        -> stash -> decode_csv -> (feeder thread) -> FIFOQueue / RandomShuffleQueue
+
+(read="record": TextLineReader.read -> stash -> decode_csv, run by the caller.)
 
 The stash is a pair of local variables that hold the keys ("file:line") and
 lines of the last read, assigned before the decode runs; when the decode
@@ -26,6 +28,8 @@ from tf1compat._csv.spec import CsvSpec
 class QueueGraph:
     """The ops and tensors of one pipeline (see the module docstring)."""
 
+    read_lines: Any          # batch mode: read_up_to into the queue of raw lines
+    close_lines: Any         # batch mode: close that queue (the reader is done)
     step: list               # decoded columns of one read, then the read counter
     stash: list              # [keys, lines, read counter] of the last read
     check_keys: Any          # placeholder: keys of lines to re-decode
@@ -95,8 +99,15 @@ def build(spec: CsvSpec, files: list[InputFile], graph, *, read_size: int,
             [f.path for f in files], num_epochs=spec.num_epochs, shuffle=spec.shuffle,
             seed=spec.seed, capacity=max(32, min(len(files), 1024)), name="filenames")
         reader = tf.compat.v1.TextLineReader(skip_header_lines=spec.header_lines or None)
+        read_lines = close_lines = None
         if spec.read == "batch":
-            keys, lines = reader.read_up_to(filename_queue, read_size)
+            # Reading and decoding overlap: a reader thread fills this queue of
+            # raw (keys, lines) reads, the feeder thread decodes them in order.
+            line_queue = tf.queue.FIFOQueue(capacity=2, dtypes=[tf.string, tf.string],
+                                            name="lines")
+            read_lines = line_queue.enqueue(reader.read_up_to(filename_queue, read_size))
+            close_lines = line_queue.close()
+            keys, lines = line_queue.dequeue()
         else:
             key, line = reader.read(filename_queue)
             keys, lines = tf.reshape(key, [1]), tf.reshape(line, [1])
@@ -109,9 +120,9 @@ def build(spec: CsvSpec, files: list[InputFile], graph, *, read_size: int,
                     stash_lines.assign(lines, read_value=False)]
         with tf.control_dependencies(assigned):
             count = reads.assign_add(1)
-            read_keys = stash_keys.read_value()
-            read_lines = stash_lines.read_value()
-        decoded = _decode(tf, spec, _preprocess(tf, read_keys, read_lines, strip_bom))
+            stashed_keys = stash_keys.read_value()
+            stashed_lines = stash_lines.read_value()
+        decoded = _decode(tf, spec, _preprocess(tf, stashed_keys, stashed_lines, strip_bom))
         step = decoded + [count]
         stash = [stash_keys.read_value(), stash_lines.read_value(), reads.read_value()]
 
@@ -126,6 +137,7 @@ def build(spec: CsvSpec, files: list[InputFile], graph, *, read_size: int,
         enqueue = dequeue = close_queue = None
         cancel_ops = [filename_queue.close(cancel_pending_enqueues=True)]
         if spec.read == "batch":
+            cancel_ops.append(line_queue.close(cancel_pending_enqueues=True))
             batch = spec.batch_size
             if spec.shuffle:
                 queue = tf.queue.RandomShuffleQueue(
@@ -153,7 +165,7 @@ def build(spec: CsvSpec, files: list[InputFile], graph, *, read_size: int,
     ours = [r for r in runners if r not in runners_before]
     for runner in ours:
         runners.remove(runner)
-    return QueueGraph(step=step, stash=stash, check_keys=check_keys, check_lines=check_lines,
+    return QueueGraph(read_lines=read_lines, close_lines=close_lines, step=step, stash=stash, check_keys=check_keys, check_lines=check_lines,
                       check_decoded=check_decoded, records=records, enqueue_inputs=enqueue_inputs,
                       enqueue=enqueue, dequeue=dequeue, close_queue=close_queue,
                       cancel_ops=cancel_ops, init_op=init_op, queue_runners=ours)
