@@ -113,27 +113,31 @@ def pyarrow_read(path: str) -> int:
 
 
 # -- measuring ------------------------------------------------------------------------
-def measure(readers: dict[str, Callable[[], int]], repeats: int) -> dict[str, tuple[int, float]]:
-    """Best (rows, seconds) per reader: one warm-up run, then `repeats` interleaved runs."""
-    best: dict[str, tuple[int, float]] = {}
+def measure(readers: dict[str, Callable[[], int]],
+            repeats: int) -> dict[str, tuple[int, float, float]]:
+    """Best (rows, wall seconds, CPU seconds) per reader: a warm-up run, then
+    `repeats` interleaved runs. CPU seconds are the process's, all threads."""
+    best: dict[str, tuple[int, float, float]] = {}
     for name, read in readers.items():
         read()
     for _ in range(repeats):
         for name, read in readers.items():
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             rows = read()
-            seconds = time.perf_counter() - start
+            seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
             if name not in best or seconds < best[name][1]:
-                best[name] = (rows, seconds)
+                best[name] = (rows, seconds, cpu)
     return best
 
 
-def report(best: dict[str, tuple[int, float]], pandas: str, seed: str) -> None:
-    rate = {name: rows / seconds for name, (rows, seconds) in best.items()}
-    print(f"{'reader':44s} {'rows':>9s} {'seconds':>8s} {'rows/s':>12s} {'x pandas':>9s} {'x seed':>9s}")
-    for name, (rows, seconds) in best.items():
-        print(f"{name:44s} {rows:9d} {seconds:8.3f} {rate[name]:12,.0f} "
-              f"{rate[name] / rate[pandas]:9.2f} {rate[name] / rate[seed]:9.1f}")
+def report(best: dict[str, tuple[int, float, float]], pandas: str, seed: str) -> None:
+    rate = {name: rows / seconds for name, (rows, seconds, _) in best.items()}
+    print(f"{'reader':44s} {'rows':>8s} {'wall s':>7s} {'CPU s':>6s} {'rows/s':>11s} "
+          f"{'x pandas':>8s} {'x seed':>7s} {'CPU us/row':>10s}")
+    for name, (rows, seconds, cpu) in best.items():
+        print(f"{name:44s} {rows:8d} {seconds:7.3f} {cpu:6.2f} {rate[name]:11,.0f} "
+              f"{rate[name] / rate[pandas]:8.2f} {rate[name] / rate[seed]:7.0f} "
+              f"{cpu / rows * 1e6:10.3f}")
     print()
     for name in best:
         if name.startswith("modern"):

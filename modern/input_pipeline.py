@@ -152,9 +152,9 @@ def input_pipeline(files: Any, record_defaults: Any, *, column_names: Any = None
       select_cols, na_value, use_quote_delim, num_epochs, seed, shuffle_buffer,
       batch_size, drop_remainder, on_bad_row: as in
         `tf1compat.input_pipeline.input_pipeline`.
-      shuffle: visit byte ranges (read="batch") or files (read="record") in a
-        seeded random order each epoch, and mix rows through a shuffle buffer
-        of `shuffle_buffer` rows (`Dataset.shuffle`).
+      shuffle: visit byte ranges in a seeded random order each epoch
+        (read="record": files, in one seeded order), and mix rows through a
+        shuffle buffer of `shuffle_buffer` rows (`Dataset.shuffle`).
       read: "batch" reads line-aligned byte ranges of `chunk_bytes`; "record"
         reads line by line (`TextLineDataset`), the per-line way. HDFS paths
         without TensorFlow's filesystem plugin are always read by line.

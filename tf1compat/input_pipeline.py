@@ -25,7 +25,7 @@ from typing import Any, Iterator, Optional
 from tf1compat._csv.files import InputFile, resolve
 from tf1compat._csv.rows import BadRowReport
 from tf1compat._csv.spec import CsvSpec
-from tf1compat.errors import InputPipelineError
+from tf1compat.errors import BadRowError, InputPipelineError
 
 __all__ = ["InputPipeline", "input_pipeline"]
 
@@ -184,11 +184,22 @@ class InputPipeline:
         return self.start()
 
     def __exit__(self, exc_type, exc, traceback) -> None:
+        drained = self._drained()
         self.close()
         pending = self._errors.error if self._errors is not None else None
-        if exc_type is None and pending is not None and not self._error_raised:
+        if exc_type is None and drained and pending is not None and not self._error_raised:
             self._error_raised = True
-            raise pending
+            raise pending   # a raw-tensor loop met OutOfRange early: say why
+
+    def _drained(self) -> bool:
+        """Whether the batch queue was consumed to its end (the feeder is done, nothing left)."""
+        if self._state != "running" or self._feeder is None:
+            return False
+        try:
+            closed, size = self._session.run(self._ops.queue_size)
+        except Exception:
+            return False
+        return bool(closed) and int(size) == 0
 
     # -- iteration -----------------------------------------------------------------
     def __iter__(self) -> Iterator[Any]:
@@ -237,8 +248,13 @@ class InputPipeline:
         rows: list = []
         pool: list = []
         rng = np.random.default_rng(spec.seed)
+        failure = None
         while True:
-            block = self._runner.next_block()
+            try:
+                block = self._runner.next_block()
+            except BadRowError as error:   # first yield the rows before it
+                failure = error
+                break
             if block is None:
                 break
             for row in zip(*block):
@@ -258,6 +274,8 @@ class InputPipeline:
         while rows and (len(rows) >= spec.batch_size or not spec.drop_remainder):
             yield self._stack(rows[:spec.batch_size])
             del rows[:spec.batch_size]
+        if failure is not None:
+            raise failure
 
     def _stack(self, rows: list) -> list:
         import numpy as np

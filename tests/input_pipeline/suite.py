@@ -165,6 +165,14 @@ class PipelineSuite:
         (bad,) = pipe.bad_rows.examples
         assert (bad.path, bad.line) == (path, 7)
 
+    def test_newline_inside_quotes_is_two_bad_lines(self, side, csv_root):
+        # Line readers (TextLineReader, TextLineDataset) split at every newline, so
+        # an RFC 4180 quoted field that holds one cannot be read: both halves are bad.
+        path = csv_root.write("nl.csv", '1,"a\nb",2\n3,c,4\n')
+        batches, pipe = side.read(path, [[0], [""], [0]], on_bad_row="skip")
+        assert rows_of(batches) == [(3, b"c", 4)]
+        assert sorted(b.line for b in pipe.bad_rows.examples) == [1, 2]
+
     def test_many_bad_rows_counted_per_file(self, side, csv_root):
         lines = [f"{i},{i},{'x' if i % 5 == 0 else i}" for i in range(50)]
         first = csv_root.write("b1.csv", "\n".join(lines) + "\n")

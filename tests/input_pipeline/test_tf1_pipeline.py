@@ -93,8 +93,18 @@ def test_raw_loop_gets_the_bad_row_when_leaving(tmp_path, graph_session):
     pipe = input_pipeline(str(path), INTS, session=session)
     with pytest.raises(BadRowError, match=r"bad\.csv:2: Expect 3 fields but have 2"):
         with pipe:
+            assert session.run(pipe.tensors)[0].tolist() == [1]   # the rows before it
             with pytest.raises(tf.errors.OutOfRangeError):
                 session.run(pipe.tensors)
+
+
+def test_leaving_early_does_not_raise_for_rows_never_read(tmp_path, graph_session):
+    _, session = graph_session
+    path = tmp_path / "bad.csv"
+    path.write_text(csv_text(int_rows(50)) + "1,2\n")
+    with input_pipeline(str(path), INTS, batch_size=5, session=session) as pipe:
+        first = session.run(pipe.tensors)
+    assert first[0].tolist() == [0, 1, 2, 3, 4]
 
 
 def test_default_graph_and_session(tmp_path):

@@ -19,7 +19,7 @@ from tf1compat._csv.queue_graph import QueueGraph
 from tf1compat._csv.rows import (BadRowReport, DecodeFailed, concat_columns, decode_reason,
                                  handle_bad, locate)
 from tf1compat._csv.spec import CsvSpec
-from tf1compat.errors import InputPipelineError
+from tf1compat.errors import BadRowError, InputPipelineError
 
 
 def parse_key(key: bytes) -> tuple[str, int]:
@@ -37,15 +37,21 @@ class StepRunner:
         self._spec = spec
         self._report = report
         self._reads = 0
+        self._pending: Optional[BaseException] = None
 
     def next_block(self) -> Optional[list]:
         """Decoded columns (numpy) of the next read, or None when the input is exhausted.
+
+        With on_bad_row='raise', the block that holds a bad row is returned up
+        to that row, and the next call raises its `BadRowError`.
 
         Raises:
           BadRowError: a row does not decode and on_bad_row is 'raise'.
           InputPipelineError: reading failed for another reason.
         """
         import tensorflow as tf
+        if self._pending is not None:   # the rows before it went out with the last block
+            raise self._pending
         try:
             *columns, self._reads = self._session.run(self._graph.step)
             return columns
@@ -79,10 +85,8 @@ class StepRunner:
             raise InputPipelineError(
                 f"decoding CSV failed, yet every line decodes alone: {decode_reason(error)}"
             ) from error
-        failure = handle_bad(bad, lambda i: parse_key(keys[i]), lambda i: lines[i],
-                             self._report, self._spec.on_bad_row)
-        if failure is not None:
-            raise failure
+        self._pending = handle_bad(bad, lambda i: parse_key(keys[i]), lambda i: lines[i],
+                                   self._report, self._spec.on_bad_row)
         return concat_columns(good, self._spec.empty_columns())
 
 
@@ -155,8 +159,13 @@ def feeder(runner: StepRunner, graph: QueueGraph, session: Any, spec: CsvSpec, c
 
     def body() -> None:
         carry: list = []
+        failure = None
         while not coord.should_stop():
-            columns = runner.next_block()
+            try:
+                columns = runner.next_block()
+            except BadRowError as error:   # first deliver the rows before it
+                failure = error
+                break
             if columns is None:
                 break
             if not len(columns[0]):
@@ -176,4 +185,6 @@ def feeder(runner: StepRunner, graph: QueueGraph, session: Any, spec: CsvSpec, c
             carry = [[m[cut:] for m in merged]] if cut < held else []
         if carry and not spec.drop_remainder and not coord.should_stop():
             enqueue(concat_columns(carry, spec.empty_columns()))
+        if failure is not None:
+            raise failure
     return _Stage("tf1compat-csv-feeder", body, graph.close_queue, session, coord, errors)

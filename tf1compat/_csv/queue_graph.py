@@ -40,6 +40,7 @@ class QueueGraph:
     enqueue: Any
     dequeue: list            # batch mode: the batch tensors users run
     close_queue: Any         # close the batch queue, letting it drain
+    queue_size: Any          # [whether the batch queue is closed, items in it]
     cancel_ops: list         # close both queues and cancel blocked enqueues
     init_op: Any             # initializes the pipeline's local variables
     queue_runners: list
@@ -134,7 +135,7 @@ def build(spec: CsvSpec, files: list[InputFile], graph, *, read_size: int,
         dtypes = spec.tf_dtypes()
         enqueue_inputs = [tf.compat.v1.placeholder(d, [None], name=f"rows_{i}")
                           for i, d in enumerate(dtypes)]
-        enqueue = dequeue = close_queue = None
+        enqueue = dequeue = close_queue = queue_size = None
         cancel_ops = [filename_queue.close(cancel_pending_enqueues=True)]
         if spec.read == "batch":
             cancel_ops.append(line_queue.close(cancel_pending_enqueues=True))
@@ -155,6 +156,7 @@ def build(spec: CsvSpec, files: list[InputFile], graph, *, read_size: int,
             for tensor in dequeue:
                 tensor.set_shape([batch] if spec.drop_remainder else [None])
             close_queue = queue.close()
+            queue_size = [queue.is_closed(), queue.size()]
             cancel_ops.append(queue.close(cancel_pending_enqueues=True))
         local_vars = [v for v in graph.get_collection(tf.compat.v1.GraphKeys.LOCAL_VARIABLES)
                       if id(v) not in local_before]
@@ -167,5 +169,5 @@ def build(spec: CsvSpec, files: list[InputFile], graph, *, read_size: int,
         runners.remove(runner)
     return QueueGraph(read_lines=read_lines, close_lines=close_lines, step=step, stash=stash, check_keys=check_keys, check_lines=check_lines,
                       check_decoded=check_decoded, records=records, enqueue_inputs=enqueue_inputs,
-                      enqueue=enqueue, dequeue=dequeue, close_queue=close_queue,
+                      enqueue=enqueue, dequeue=dequeue, close_queue=close_queue, queue_size=queue_size,
                       cancel_ops=cancel_ops, init_op=init_op, queue_runners=ours)
