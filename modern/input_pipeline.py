@@ -57,7 +57,7 @@ class InputPipeline:
     """
 
     def __init__(self, files: Any, record_defaults: Any, *, num_parallel_reads: Optional[int] = None,
-                 engine: str = "auto", chunk_bytes: int = 2 << 20, **options: Any):
+                 engine: str = "auto", chunk_bytes: int = 4 << 20, **options: Any):
         self.spec = CsvSpec.build(files, record_defaults, **options)
         if num_parallel_reads is not None and (
                 isinstance(num_parallel_reads, bool) or not isinstance(num_parallel_reads, int)
@@ -141,7 +141,7 @@ def input_pipeline(files: Any, record_defaults: Any, *, column_names: Any = None
                    seed: Optional[int] = None, shuffle_buffer: int = 10_000,
                    batch_size: int = 1024, drop_remainder: bool = False, read: str = "batch",
                    on_bad_row: str = "raise", num_parallel_reads: Optional[int] = None,
-                   engine: str = "auto", chunk_bytes: int = 2 << 20) -> InputPipeline:
+                   engine: str = "auto", chunk_bytes: int = 4 << 20) -> InputPipeline:
     """Builds the tf.data pipeline that reads CSV files into batches of columns.
 
     Same files and options, no shuffle: the same rows in the same order and
@@ -150,8 +150,12 @@ def input_pipeline(files: Any, record_defaults: Any, *, column_names: Any = None
     Args:
       files, record_defaults, column_names, field_delim, header_lines,
       select_cols, na_value, use_quote_delim, num_epochs, seed, shuffle_buffer,
-      batch_size, drop_remainder, on_bad_row: as in
-        `tf1compat.input_pipeline.input_pipeline`.
+      batch_size, drop_remainder: as in `tf1compat.input_pipeline.input_pipeline`.
+      on_bad_row: "raise" ends the iteration with `BadRowError` (naming file
+        and line) in place of the batch that would hold the bad row (the TF1
+        side also yields the rows just before it); iterating `.dataset`
+        directly, the TensorFlow error carries the same message. "skip" skips
+        bad rows and counts them per file in `pipeline.bad_rows`.
       shuffle: visit byte ranges in a seeded random order each epoch
         (read="record": files, in one seeded order), and mix rows through a
         shuffle buffer of `shuffle_buffer` rows (`Dataset.shuffle`).

@@ -25,7 +25,7 @@ from typing import Any, Iterator, Optional
 from tf1compat._csv.files import InputFile, resolve
 from tf1compat._csv.rows import BadRowReport
 from tf1compat._csv.spec import CsvSpec
-from tf1compat.errors import BadRowError, InputPipelineError
+from tf1compat.errors import BadRowError, InputPipelineError, OptionError
 
 __all__ = ["InputPipeline", "input_pipeline"]
 
@@ -60,6 +60,9 @@ class InputPipeline:
 
         from tf1compat._csv import queue_graph
         self.spec = CsvSpec.build(files, record_defaults, **options)
+        if isinstance(queue_capacity, bool) or not isinstance(queue_capacity, int) or \
+                queue_capacity < 1:
+            raise OptionError("queue_capacity", queue_capacity, "an int >= 1")
         self.files: list[InputFile] = resolve(self.spec.patterns, allow_fallback=False)
         self.bad_rows = BadRowReport()
         if session is not None:
@@ -120,7 +123,10 @@ class InputPipeline:
             return self
         if self._state == "closed":
             raise InputPipelineError("this input pipeline was closed; create a new one")
-        session = session or self._session or tf.compat.v1.get_default_session()
+        for candidate in (session, self._session, tf.compat.v1.get_default_session()):
+            if candidate is not None:
+                session = candidate
+                break
         if session is None:
             raise InputPipelineError(
                 "no session to run the input pipeline in; pass session=sess, or start it "
@@ -323,8 +329,10 @@ def input_pipeline(files: Any, record_defaults: Any, *, column_names: Any = None
         thread; "record" reads one line per `sess.run` in the caller's thread,
         as the seed scripts did (for comparison; thousands of times slower).
       on_bad_row: "raise" stops at the first row that does not decode with
-        `BadRowError` (naming file and line); "skip" skips such rows and counts
-        them per file in `pipeline.bad_rows`.
+        `BadRowError` (naming file and line), after yielding the rows before it;
+        "skip" skips such rows and counts them per file in `pipeline.bad_rows`.
+        A raw-tensor loop gets OutOfRange there, and the error on leaving the
+        `with` block.
       session: the `tf.compat.v1.Session` to build into and run in; defaults
         to the default graph and, at start, the default session.
       queue_capacity: batches the batch queue holds ahead of the consumer.
