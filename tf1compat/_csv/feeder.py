@@ -1,13 +1,13 @@
-"""Running the TF1 queue graph: one read per step, bad rows recovered, batches fed.
+"""Running the TF1 queue graph: reads decoded, bad rows recovered, batches fed.
 
 `StepRunner` runs one read+decode step and, when the batched decode fails,
-fetches the stashed lines and bisects them (`rows.locate`). `Feeder` is the
-pipeline's queue runners are two threads registered with the Coordinator: the
-reader runs `read_up_to` into a queue of raw lines; the feeder decodes them in
-order, regroups the rows into batches of exactly `batch_size` (reads stop at
-file ends) and enqueues them. Each closes its queue when done, so the next
-stage drains it and gets OutOfRange; the first error of either is kept for the
-consumer, who raises it once the batches before it are consumed.
+fetches the stashed lines and bisects them (`rows.locate`). The pipeline's
+queue runners are two threads registered with its Coordinator: the reader
+runs `read_up_to` into a queue of raw lines; the feeder decodes them in order,
+regroups the rows into batches of exactly `batch_size` (reads stop at file
+ends) and enqueues them. Each closes its queue when done, so the next stage
+drains it and then gets OutOfRange; the first error of either thread is kept
+for the consumer, who raises it after the batches before it.
 """
 
 from __future__ import annotations

@@ -121,6 +121,7 @@ def build(spec: CsvSpec, files: list[InputFile], graph, *, read_size: int,
                     stash_lines.assign(lines, read_value=False)]
         with tf.control_dependencies(assigned):
             count = reads.assign_add(1)
+        with tf.control_dependencies([count]):   # counted before the decode can fail
             stashed_keys = stash_keys.read_value()
             stashed_lines = stash_lines.read_value()
         decoded = _decode(tf, spec, _preprocess(tf, stashed_keys, stashed_lines, strip_bom))
