@@ -60,9 +60,9 @@ class DatasetBuilder:
                                       **self.spec.decode_kwargs()))
 
     def _py(self, function: Callable, inputs: list) -> tuple:
-        """A py_function that returns the spec's columns, shaped [None]."""
-        import tensorflow as tf
-        columns = tf.py_function(function, inputs, Tout=self.spec.tf_dtypes())
+        """A py_function (kept out of interpreter shutdown) returning the columns, shaped [None]."""
+        from modern._py_guard import GUARD
+        columns = GUARD.call(function, inputs, self.spec.tf_dtypes())
         for column in columns:
             column.set_shape([None])
         return tuple(columns)

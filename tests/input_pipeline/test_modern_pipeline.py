@@ -141,3 +141,26 @@ def test_make_dataset_without_shuffle_or_labels():
     assert [b["a"].numpy().tolist() for b in data] == [[0, 1], [2, 3]]
     with pytest.raises(OptionError, match="batch_size"):
         make_dataset(np.arange(3), batch_size=0)
+
+
+def test_process_exits_with_an_iterator_still_alive(tmp_path):
+    # A live iterator at exit used to hang the process: a prefetching tf.data
+    # thread in a py_function was ended by the interpreter's shutdown while the
+    # iterator's destructor waited for it (modern/_py_guard.py).
+    import subprocess
+    import sys
+    from pathlib import Path
+    rows = np.arange(600_000, dtype=np.int64).reshape(-1, 3)
+    np.savetxt(tmp_path / "big.csv", rows, fmt="%d", delimiter=",")
+    code = ("import sys\n"
+            "from modern.input_pipeline import input_pipeline\n"
+            f"batches = iter(input_pipeline({str(tmp_path / 'big.csv')!r}, [[0]] * 3,\n"
+            "                               batch_size=10, chunk_bytes=1 << 20).dataset)\n"
+            "print(next(batches)[0].numpy().tolist())\n")
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                            text=True, timeout=90,
+                            env={"PYTHONPATH": str(root), "TF_CPP_MIN_LOG_LEVEL": "2",
+                                 "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == str(list(range(0, 30, 3)))
