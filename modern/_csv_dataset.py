@@ -1,20 +1,22 @@
 """The tf.data graph of the CSV pipeline.
 
 read="batch" (default): each file is cut into line-aligned byte ranges
-(`plan_shards`); `interleave` reads and decodes several ranges in parallel and
-yields them in order (each range's sub-dataset yields exactly one element),
-then `rebatch` cuts the decoded ranges into batches of `batch_size`:
+(`plan_shards`); several ranges are read and decoded in parallel and yielded
+in order, then `rebatch` cuts the decoded ranges into batches of `batch_size`:
 
-    shards -> [shuffle] -> repeat -> interleave(read range -> decode) -> rebatch -> prefetch
+    ranges -> [shuffle] -> repeat -> map/interleave(read, decode) -> rebatch -> prefetch
 
-Each range is decoded by the first of these that succeeds, a try/except made
-of datasets (`a.ignore_errors().concatenate(b).take(1)`: b only runs if a
-produced nothing):
+Each range is decoded by the first of these that succeeds:
 
     1. pyarrow (engine="arrow"), where it provably agrees with decode_csv;
     2. tf.strings.split + one tf.io.decode_csv over all lines of the range;
     3. the slow path, a py_function that bisects the lines with decode_csv to
        find the bad rows, reports or raises them, and returns the good rows.
+
+engine="tf" keeps 2 in the graph, with a try/except made of datasets
+(`a.ignore_errors().concatenate(b).take(1)`: b only runs if a produced
+nothing) per range inside the interleave; engine="arrow" runs all three in one
+py_function per range (`map`, parallel and ordered), which starts faster.
 
 read="record": TextLineDataset per file (or tf1compat.hdfs.text_line_dataset),
 lines zipped with their line numbers and batched into blocks, blocks decoded
@@ -35,6 +37,12 @@ from tf1compat._csv.spec import CsvSpec
 _BLOCK_LINES = 8192
 
 
+def _plain(function: Callable) -> Callable:
+    """`function` for tf.data to trace without AutoGraph (it is plain TF ops): faster to build."""
+    import tensorflow as tf
+    return tf.autograph.experimental.do_not_convert(function)
+
+
 class DatasetBuilder:
     """Builds the tf.data pipeline for one `InputPipeline` (see the module docstring)."""
 
@@ -49,9 +57,13 @@ class DatasetBuilder:
         self.raised: list[BaseException] = []   # errors raised inside py_functions
         self._lock = threading.Lock()
         self._arrow = None
+        self._crlf = "some"
         if engine == "arrow":
-            from modern._csv_arrow import ArrowDecoder
+            import pyarrow
+
+            from modern._csv_arrow import ArrowDecoder, NotFast
             self._arrow = ArrowDecoder(spec)
+            self._arrow_errors = (NotFast, pyarrow.ArrowException)
 
     # -- decoding ------------------------------------------------------------------
     def _decode(self, lines) -> tuple:
@@ -86,7 +98,9 @@ class DatasetBuilder:
         return concat_columns(good, self.spec.empty_columns())
 
     def _slow_range(self, chunk, file, start) -> list:
-        data, file, start = chunk.numpy(), int(file), int(start)
+        return self._slow_bytes(chunk.numpy(), int(file), int(start))
+
+    def _slow_bytes(self, data: bytes, file: int, start: int) -> list:
         path = self.files[file].path
         lines = split_lines(data)
         first: list[int] = []
@@ -102,10 +116,25 @@ class DatasetBuilder:
         path = self.files[int(file)].path
         return self._recover(lines, lambda i: (path, int(numbers[i])))
 
-    def _arrow_range(self, file, start, length, final_cr) -> list:
-        """Reads the range itself (no tensor copies) and decodes it with pyarrow."""
-        data = read_range(self.files[int(file)].path, int(start), int(length))
-        return self._arrow(data, bool(final_cr))
+    def _arrow_range(self, file, start, length, final_cr, crlf) -> list:
+        """engine="arrow": one range in one py_function, by the first decoder that works.
+
+        pyarrow where it provably agrees with decode_csv, else one eager
+        decode_csv over all lines, else the slow path. The range is read here
+        (no tensor copies); one small traced function keeps start-up short.
+        """
+        import tensorflow as tf
+        file, start = int(file), int(start)
+        data = read_range(self.files[file].path, start, int(length))
+        try:
+            return self._arrow(data, bool(final_cr))
+        except self._arrow_errors:
+            pass
+        try:
+            lines = self._split_range(tf.constant(data), tf.constant(bool(crlf)))
+            return [column.numpy() for column in self._decode(lines)]
+        except tf.errors.InvalidArgumentError:
+            return self._slow_bytes(data, file, start)
 
     @staticmethod
     def _first_success(*attempts) -> Any:
@@ -116,30 +145,33 @@ class DatasetBuilder:
         return chained.take(1)
 
     # -- read="batch": byte ranges ---------------------------------------------------
-    def _split_range(self, chunk, crlf, final_cr):
-        """Lines of a range as TextLineReader reads them (see rows.split_lines)."""
+    def _split_range(self, chunk, crlf):
+        """Lines of a range as TextLineReader reads them (see rows.split_lines).
+
+        Carriage returns before newlines are removed where planning saw CRLF
+        (`self._crlf`: never, always, or per range); a line with one left over
+        fails to decode and takes the slow path, which strips it.
+        """
         import tensorflow as tf
-        chunk = tf.cond(crlf, lambda: tf.strings.regex_replace(chunk, "\r\n", "\n"),
-                        lambda: chunk)
+        if self._crlf == "always":
+            chunk = tf.strings.regex_replace(chunk, "\r\n", "\n")
+        elif self._crlf == "some":
+            chunk = tf.cond(crlf, lambda: tf.strings.regex_replace(chunk, "\r\n", "\n"),
+                            lambda: chunk)
         lines = tf.strings.split(chunk, "\n")
         ends_with_newline = tf.equal(tf.strings.substr(chunk, -1, 1), "\n")
         lines = lines[:tf.size(lines) - tf.cast(ends_with_newline, tf.int32)]
-        return tf.cond(
-            final_cr,
-            lambda: tf.concat([lines[:-1], tf.strings.regex_replace(lines[-1:], "\r$", "")], 0),
-            lambda: lines)
+        # The last line may end with a CR (a file's last line without newline).
+        return tf.concat([lines[:-1], tf.strings.regex_replace(lines[-1:], "\r$", "")], 0)
 
     def _range_dataset(self, path, start, length, footer, crlf, final_cr, file):
         import tensorflow as tf
         raw = tf.data.FixedLengthRecordDataset(path, length, header_bytes=start,
                                                footer_bytes=footer, buffer_size=1 << 20)
         attempts = []
-        if self._arrow is not None:
-            where = tf.data.Dataset.from_tensors((file, start, length, final_cr))
-            attempts.append(where.map(lambda *w: self._py(self._arrow_range, list(w))).ignore_errors())
-        attempts.append(raw.map(
-            lambda chunk: self._decode(self._split_range(chunk, crlf, final_cr))).ignore_errors())
-        attempts.append(raw.map(lambda chunk: self._py(self._slow_range, [chunk, file, start])))
+        attempts.append(raw.map(_plain(
+            lambda chunk: self._decode(self._split_range(chunk, crlf)))).ignore_errors())
+        attempts.append(raw.map(_plain(lambda chunk: self._py(self._slow_range, [chunk, file, start]))))
         return self._first_success(*attempts)
 
     def _ranges(self):
@@ -147,6 +179,8 @@ class DatasetBuilder:
         shards = [s for f in self.files for s in plan_shards(f, self.spec.header_lines,
                                                               self.chunk_bytes)]
         sizes = [self.files[s.file].size for s in shards]
+        crlf = [s.crlf for s in shards]
+        self._crlf = "always" if crlf and all(crlf) else "some" if any(crlf) else "never"
         table = (
             tf.constant([self.files[s.file].path for s in shards], tf.string),
             tf.constant([s.start for s in shards], tf.int64),
@@ -169,7 +203,7 @@ class DatasetBuilder:
         numbered = tf.data.Dataset.zip((lines.skip(skip), tf.data.Dataset.range(skip + 1, 1 << 62)))
         block = max(self.spec.batch_size, _BLOCK_LINES)
         index = tf.constant(file.index, tf.int64)
-        return numbered.batch(block).map(lambda l, n: (l, n, index))
+        return numbered.batch(block).map(_plain(lambda l, n: (l, n, index)))
 
     def _block_dataset(self, lines, numbers, file):
         import tensorflow as tf
@@ -180,8 +214,8 @@ class DatasetBuilder:
                 lambda: lines)
         block = tf.data.Dataset.from_tensors((lines, numbers, file))
         return self._first_success(
-            block.map(lambda l, n, f: self._decode(l)).ignore_errors(),
-            block.map(lambda l, n, f: self._py(self._slow_block, [l, n, f])))
+            block.map(_plain(lambda l, n, f: self._decode(l))).ignore_errors(),
+            block.map(_plain(lambda l, n, f: self._py(self._slow_block, [l, n, f]))))
 
     def _blocks(self):
         import tensorflow as tf
@@ -208,8 +242,13 @@ class DatasetBuilder:
         import tensorflow as tf
         spec = self.spec
         units, decode = self._ranges() if spec.read == "batch" else self._blocks()
-        rows = units.interleave(decode, cycle_length=self.parallel,
-                                num_parallel_calls=self.parallel, deterministic=True)
+        if spec.read == "batch" and self._arrow is not None:
+            def arrow(path, start, length, footer, crlf, final_cr, file):
+                return self._py(self._arrow_range, [file, start, length, final_cr, crlf])
+            rows = units.map(_plain(arrow), num_parallel_calls=self.parallel, deterministic=True)
+        else:
+            rows = units.interleave(_plain(decode), cycle_length=self.parallel,
+                                    num_parallel_calls=self.parallel, deterministic=True)
         if spec.shuffle:
             rows = rows.unbatch().shuffle(spec.shuffle_buffer, seed=spec.seed,
                                           reshuffle_each_iteration=True)
@@ -218,5 +257,9 @@ class DatasetBuilder:
             batches = rows.rebatch(spec.batch_size, drop_remainder=spec.drop_remainder)
         if spec.column_names is not None:
             names = spec.column_names
-            batches = batches.map(lambda *columns: dict(zip(names, columns)))
-        return batches.prefetch(tf.data.AUTOTUNE)
+            batches = batches.map(_plain(lambda *columns: dict(zip(names, columns))))
+        # tf.data's static rewrites cost more at start-up (the functions are large)
+        # than they gain here; a user's own with_options() on top overrides this.
+        options = tf.data.Options()
+        options.experimental_optimization.apply_default_optimizations = False
+        return batches.prefetch(tf.data.AUTOTUNE).with_options(options)

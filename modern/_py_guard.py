@@ -54,16 +54,10 @@ class _Guard:
     def call(self, function: Callable, inputs: list, dtypes: list) -> list:
         """`tf.py_function(function, inputs, dtypes)`, or an error once the process exits."""
         import tensorflow as tf
-        switch = self._variable()
-
-        def run() -> list:
+        allowed = tf.debugging.Assert(self._variable().read_value(),
+                                      ["the interpreter is exiting"])
+        with tf.control_dependencies([allowed]):
             return tf.py_function(self._wrap(function), inputs, Tout=dtypes)
-
-        def refuse() -> list:
-            check = tf.debugging.Assert(False, ["the interpreter is exiting"])
-            with tf.control_dependencies([check]):
-                return [tf.zeros([0], d) for d in dtypes]
-        return tf.cond(switch.read_value(), run, refuse)
 
     def close(self, timeout: float = 10.0) -> None:
         """Stops new calls and waits for running ones (registered with atexit)."""
