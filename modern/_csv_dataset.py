@@ -58,6 +58,7 @@ class DatasetBuilder:
         self._lock = threading.Lock()
         self._arrow = None
         self._crlf = "some"
+        self._final_cr = True
         if engine == "arrow":
             import pyarrow
 
@@ -131,7 +132,8 @@ class DatasetBuilder:
         except self._arrow_errors:
             pass
         try:
-            lines = self._split_range(tf.constant(data), tf.constant(bool(crlf)))
+            lines = self._split_range(tf.constant(data), tf.constant(bool(crlf)),
+                                      tf.constant(bool(final_cr)))
             return [column.numpy() for column in self._decode(lines)]
         except tf.errors.InvalidArgumentError:
             return self._slow_bytes(data, file, start)
@@ -145,12 +147,13 @@ class DatasetBuilder:
         return chained.take(1)
 
     # -- read="batch": byte ranges ---------------------------------------------------
-    def _split_range(self, chunk, crlf):
+    def _split_range(self, chunk, crlf, final_cr):
         """Lines of a range as TextLineReader reads them (see rows.split_lines).
 
         Carriage returns before newlines are removed where planning saw CRLF
         (`self._crlf`: never, always, or per range); a line with one left over
-        fails to decode and takes the slow path, which strips it.
+        fails to decode and takes the slow path, which strips it. A range that
+        ends its file with a CR has that CR turned into a newline.
         """
         import tensorflow as tf
         if self._crlf == "always":
@@ -158,11 +161,13 @@ class DatasetBuilder:
         elif self._crlf == "some":
             chunk = tf.cond(crlf, lambda: tf.strings.regex_replace(chunk, "\r\n", "\n"),
                             lambda: chunk)
+        if self._final_cr:
+            chunk = tf.cond(final_cr, lambda: tf.strings.join(
+                [tf.strings.substr(chunk, 0, tf.strings.length(chunk) - 1), "\n"]),
+                lambda: chunk)
         lines = tf.strings.split(chunk, "\n")
         ends_with_newline = tf.equal(tf.strings.substr(chunk, -1, 1), "\n")
-        lines = lines[:tf.size(lines) - tf.cast(ends_with_newline, tf.int32)]
-        # The last line may end with a CR (a file's last line without newline).
-        return tf.concat([lines[:-1], tf.strings.regex_replace(lines[-1:], "\r$", "")], 0)
+        return lines[:tf.size(lines) - tf.cast(ends_with_newline, tf.int32)]
 
     def _range_dataset(self, path, start, length, footer, crlf, final_cr, file):
         import tensorflow as tf
@@ -170,7 +175,7 @@ class DatasetBuilder:
                                                footer_bytes=footer, buffer_size=1 << 20)
         attempts = []
         attempts.append(raw.map(_plain(
-            lambda chunk: self._decode(self._split_range(chunk, crlf)))).ignore_errors())
+            lambda chunk: self._decode(self._split_range(chunk, crlf, final_cr)))).ignore_errors())
         attempts.append(raw.map(_plain(lambda chunk: self._py(self._slow_range, [chunk, file, start]))))
         return self._first_success(*attempts)
 
@@ -181,6 +186,7 @@ class DatasetBuilder:
         sizes = [self.files[s.file].size for s in shards]
         crlf = [s.crlf for s in shards]
         self._crlf = "always" if crlf and all(crlf) else "some" if any(crlf) else "never"
+        self._final_cr = any(s.final_cr for s in shards)
         table = (
             tf.constant([self.files[s.file].path for s in shards], tf.string),
             tf.constant([s.start for s in shards], tf.int64),
