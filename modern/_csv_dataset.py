@@ -153,7 +153,7 @@ class DatasetBuilder:
         Carriage returns before newlines are removed where planning saw CRLF
         (`self._crlf`: never, always, or per range); a line with one left over
         fails to decode and takes the slow path, which strips it. A range that
-        ends its file with a CR has that CR turned into a newline.
+        ends its file with a CR loses that CR.
         """
         import tensorflow as tf
         if self._crlf == "always":
@@ -161,10 +161,9 @@ class DatasetBuilder:
         elif self._crlf == "some":
             chunk = tf.cond(crlf, lambda: tf.strings.regex_replace(chunk, "\r\n", "\n"),
                             lambda: chunk)
-        if self._final_cr:
-            chunk = tf.cond(final_cr, lambda: tf.strings.join(
-                [tf.strings.substr(chunk, 0, tf.strings.length(chunk) - 1), "\n"]),
-                lambda: chunk)
+        if self._final_cr:  # TextLineReader drops it (and an empty last line with it)
+            chunk = tf.cond(final_cr, lambda: tf.strings.substr(chunk, 0, tf.strings.length(chunk) - 1),
+                            lambda: chunk)
         lines = tf.strings.split(chunk, "\n")
         ends_with_newline = tf.equal(tf.strings.substr(chunk, -1, 1), "\n")
         return lines[:tf.size(lines) - tf.cast(ends_with_newline, tf.int32)]

@@ -107,6 +107,13 @@ class PipelineSuite:
         path = csv_root.write("c.csv", "1,ab\r\n2,cd\r\n3,ef\r")
         assert side.rows(path, [[0], [""]]) == [(1, b"ab"), (2, b"cd"), (3, b"ef")]
 
+    def test_lone_final_carriage_return_is_no_line(self, side, csv_root):
+        # TextLineReader strips the CR and reads no line after the last newline.
+        path = csv_root.write("cr.csv", "1,2,3\r\n4,5,6\n\r")
+        batches, pipe = side.read(path, INTS, on_bad_row="skip")
+        assert rows_of(batches) == [(1, 2, 3), (4, 5, 6)]
+        assert pipe.bad_rows.total == 0
+
     @pytest.mark.parametrize("header_lines", [0, 1])
     def test_utf8_bom(self, side, csv_root, header_lines):
         header = "a,b,c\n" if header_lines else ""

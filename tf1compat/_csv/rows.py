@@ -105,15 +105,19 @@ def decode_reason(error: Exception) -> str:
 def split_lines(chunk: bytes) -> list[bytes]:
     """Lines of a byte range as TextLineReader reads them.
 
-    Splits at '\\n', drops the empty piece after a final newline, and strips
-    one '\\r' from the end of every line.
+    Splits at '\\n', drops the empty piece after a final newline, strips one
+    '\\r' from the end of every line, and drops an unterminated last line that
+    is empty once stripped (a file ending in "\\n\\r").
     """
     if not chunk:
         return []
     pieces = chunk.split(b"\n")
     if chunk.endswith(b"\n"):
         pieces.pop()
-    return [p[:-1] if p.endswith(b"\r") else p for p in pieces]
+    lines = [p[:-1] if p.endswith(b"\r") else p for p in pieces]
+    if not chunk.endswith(b"\n") and not lines[-1]:
+        lines.pop()   # a lone final CR: TextLineReader reads no line there
+    return lines
 
 
 class DecodeFailed(Exception):
