@@ -168,15 +168,25 @@ class DatasetBuilder:
         ends_with_newline = tf.equal(tf.strings.substr(chunk, -1, 1), "\n")
         return lines[:tf.size(lines) - tf.cast(ends_with_newline, tf.int32)]
 
-    def _range_dataset(self, path, start, length, footer, crlf, final_cr, file):
+    def _read_range(self, path, start, length, footer, crlf, final_cr, file):
+        """One element: the range's bytes, with what decoding it needs."""
         import tensorflow as tf
         raw = tf.data.FixedLengthRecordDataset(path, length, header_bytes=start,
                                                footer_bytes=footer, buffer_size=1 << 20)
-        attempts = []
-        attempts.append(raw.map(_plain(
-            lambda chunk: self._decode(self._split_range(chunk, crlf, final_cr)))).ignore_errors())
-        attempts.append(raw.map(_plain(lambda chunk: self._py(self._slow_range, [chunk, file, start]))))
-        return self._first_success(*attempts)
+        return raw.map(_plain(lambda chunk: (chunk, crlf, final_cr, file, start)))
+
+    def _range_dataset(self, chunk, crlf, final_cr, file, start):
+        """The decoded range: decode_csv, else the slow path (a dataset try/except).
+
+        The range was read before: ignore_errors must never see a read error,
+        which does not advance its input and would be retried forever.
+        """
+        import tensorflow as tf
+        source = tf.data.Dataset.from_tensors(chunk)
+        return self._first_success(
+            source.map(_plain(
+                lambda c: self._decode(self._split_range(c, crlf, final_cr)))).ignore_errors(),
+            source.map(_plain(lambda c: self._py(self._slow_range, [c, file, start]))))
 
     def _ranges(self):
         import tensorflow as tf
@@ -195,7 +205,7 @@ class DatasetBuilder:
             tf.constant([s.final_cr for s in shards], tf.bool),
             tf.constant([s.file for s in shards], tf.int64))
         units = tf.data.Dataset.from_tensor_slices(table)
-        return self._epochs(units, len(shards)), self._range_dataset
+        return self._epochs(units, len(shards))
 
     # -- read="record": lines ------------------------------------------------------
     def _lines_of(self, file: InputFile):
@@ -223,7 +233,6 @@ class DatasetBuilder:
             block.map(_plain(lambda l, n, f: self._py(self._slow_block, [l, n, f]))))
 
     def _blocks(self):
-        import tensorflow as tf
         order = list(range(len(self.files)))
         if self.spec.shuffle:
             import random
@@ -232,7 +241,7 @@ class DatasetBuilder:
         while len(parts) > 1:  # a balanced tree of concatenations
             parts = [a.concatenate(b) for a, b in zip(parts[::2], parts[1::2])] + \
                 ([parts[-1]] if len(parts) % 2 else [])
-        return self._epochs(parts[0], None), self._block_dataset
+        return self._epochs(parts[0], None)
 
     # -- assembly ------------------------------------------------------------------
     def _epochs(self, units, count: Optional[int]):
@@ -246,14 +255,19 @@ class DatasetBuilder:
         """The dataset of batches: a tuple of [batch] column tensors, or a dict by name."""
         import tensorflow as tf
         spec = self.spec
-        units, decode = self._ranges() if spec.read == "batch" else self._blocks()
-        if spec.read == "batch" and self._arrow is not None:
+        def parallel(data, function):
+            return data.interleave(_plain(function), cycle_length=self.parallel,
+                                   num_parallel_calls=self.parallel, deterministic=True)
+
+        if spec.read == "record":
+            rows = parallel(self._blocks(), self._block_dataset)
+        elif self._arrow is not None:
             def arrow(path, start, length, footer, crlf, final_cr, file):
                 return self._py(self._arrow_range, [file, start, length, final_cr, crlf])
-            rows = units.map(_plain(arrow), num_parallel_calls=self.parallel, deterministic=True)
+            rows = self._ranges().map(_plain(arrow), num_parallel_calls=self.parallel,
+                                      deterministic=True)
         else:
-            rows = units.interleave(_plain(decode), cycle_length=self.parallel,
-                                    num_parallel_calls=self.parallel, deterministic=True)
+            rows = parallel(parallel(self._ranges(), self._read_range), self._range_dataset)
         if spec.shuffle:
             rows = rows.unbatch().shuffle(spec.shuffle_buffer, seed=spec.seed,
                                           reshuffle_each_iteration=True)

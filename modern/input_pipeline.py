@@ -103,14 +103,13 @@ class InputPipeline:
     def __exit__(self, exc_type, exc, traceback) -> None:
         self.close()
 
-    def _translate(self, error: Exception) -> BaseException:
-        """Our error for a TF error raised while iterating."""
+    def _raised_in(self, error: Exception) -> Optional[BaseException]:
+        """The error a py_function of the pipeline raised that became `error`, if any."""
         message = str(error)
         for raised in reversed(self._builder.raised if self._builder else []):
             if str(raised) in message:
                 return raised
-        from tf1compat._csv.rows import decode_reason
-        return InputPipelineError(f"reading CSV failed: {decode_reason(error)}")
+        return None
 
     def __iter__(self) -> Iterator[Any]:
         """Yields batches (numpy arrays in a dict or tuple) until the input ends.
@@ -120,6 +119,8 @@ class InputPipeline:
           InputPipelineError: reading failed (the message says why).
         """
         import tensorflow as tf
+
+        from tf1compat._csv.rows import decode_reason
         iterator = iter(self.dataset)
         while True:
             try:
@@ -127,10 +128,10 @@ class InputPipeline:
             except StopIteration:
                 return
             except tf.errors.OpError as error:
-                translated = self._translate(error)
-                if isinstance(translated, InputPipelineError) and "reading CSV failed" in str(translated):
-                    raise translated from error
-                raise translated from None
+                raised = self._raised_in(error)
+                if raised is not None:
+                    raise raised from None
+                raise InputPipelineError(f"reading CSV failed: {decode_reason(error)}") from error
             yield tf.nest.map_structure(lambda t: t.numpy(), batch)
 
 

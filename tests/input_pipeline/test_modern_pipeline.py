@@ -164,3 +164,15 @@ def test_process_exits_with_an_iterator_still_alive(tmp_path):
                                  "PATH": "/usr/bin:/bin"})
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == str(list(range(0, 30, 3)))
+
+
+@pytest.mark.parametrize("engine", ["arrow", "tf"])
+def test_file_gone_after_construction_is_our_error(tmp_path, engine):
+    from tf1compat.errors import InputPipelineError
+    path = tmp_path / "gone.csv"
+    path.write_text("1,2,3\n")
+    pipe = input_pipeline(str(path), INTS, engine=engine)
+    _ = pipe.dataset
+    path.unlink()
+    with pytest.raises(InputPipelineError, match=r"reading CSV failed: .*gone\.csv"):
+        list(pipe)

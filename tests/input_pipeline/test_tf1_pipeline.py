@@ -189,3 +189,14 @@ def test_shuffled_batches_keep_their_size(tmp_path, graph_session):
         batches = list(pipe)
     assert [len(b[0]) for b in batches] == [16] * 6
     assert len(set(np.concatenate([b[0] for b in batches]).tolist())) == 96
+
+
+def test_file_gone_after_construction_is_our_error(tmp_path, graph_session):
+    _, session = graph_session
+    path = tmp_path / "gone.csv"
+    path.write_text("1,2,3\n")
+    pipe = input_pipeline(str(path), INTS, session=session)
+    path.unlink()
+    with pytest.raises(InputPipelineError, match=r"reading CSV failed: .*gone\.csv"):
+        with pipe:
+            list(pipe)
