@@ -103,3 +103,49 @@ class HdfsConnectionError(HdfsError, ConnectionError):
 
 class HdfsPluginWarning(UserWarning):
     """The hdfs:// TensorFlow plugin is unavailable; tf1compat falls back or fails."""
+
+class InputPipelineError(Tf1CompatError):
+    """A CSV input pipeline (TF1 queues or tf.data) could not go on.
+
+    Raised for what is not a bad file or a bad row: no session to run in, an
+    `hdfs://` path while HDFS support is missing, threads that would not stop.
+    """
+
+
+class InputFileError(InputPipelineError, OSError):
+    """An input path that cannot be read as CSV: missing, empty, a directory, no match.
+
+    Attributes:
+      path: the path, URL or glob pattern as resolved.
+      reason: what was wrong with it, in words.
+    """
+
+    def __init__(self, path: str, reason: str, hint: str = ""):
+        self.path = path
+        self.reason = reason
+        message = f"cannot read CSV input {path!r}: {reason}"
+        if hint:
+            message += f" ({hint})"
+        super().__init__(message)
+
+
+class BadRowError(InputPipelineError, ValueError):
+    """A CSV row that does not decode with the pipeline's column types.
+
+    Attributes:
+      path: the file the row is in.
+      line: the row's 1-based physical line number in that file (header lines count).
+      text: the row as read, decoded as UTF-8 with replacement, at most 200 characters.
+      reason: TensorFlow's decode error for the row alone, e.g.
+        "Field 1 is not a valid int32: x".
+    """
+
+    def __init__(self, path: str, line: int, text: str, reason: str):
+        self.path = path
+        self.line = line
+        self.text = text
+        self.reason = reason
+        super().__init__(
+            f"bad CSV row at {path}:{line}: {reason}; received row {text!r} "
+            "(fix the row, or pass on_bad_row='skip' to skip such rows and count them "
+            "in `pipeline.bad_rows`)")
