@@ -230,6 +230,8 @@ class Shard:
 
 def _next_newline(handle, position: int, limit: int) -> int:
     """Position just after the first newline at or after `position` (limit if none)."""
+    if position >= limit:
+        return limit  # TensorFlow's GFile cannot seek past the end, unlike Python's files
     handle.seek(position)
     while position < limit:
         block = handle.read(min(_WINDOW, limit - position))
