@@ -10,6 +10,7 @@ EXAMPLES = (
     "virtual_devices",
     "layer_placement",
     "matmul_towers",
+    "csv_pipeline",
     "baseline_loop",
     "keras_fit_mirrored",
     "custom_training_loop",

@@ -30,6 +30,7 @@ class Settings:
     size: str = "small"
     data: Optional[str] = None
     epochs: Optional[int] = None
+    hdfs: Optional[str] = None  # an hdfs://host:port the CSV example also reads from
 
     def epochs_or(self, small: int, full: int) -> int:
         if self.epochs is not None:
@@ -60,6 +61,8 @@ def form_command(module_name: str, form: str, settings: Settings) -> list[str]:
         command += ["--data", settings.data]
     if settings.epochs is not None:
         command += ["--epochs", str(settings.epochs)]
+    if settings.hdfs:
+        command += ["--hdfs", settings.hdfs]
     return command
 
 
@@ -98,6 +101,8 @@ def _parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     parser.add_argument("--size", choices=("small", "full"), default="full")
     parser.add_argument("--data", help="a local Fashion-MNIST .npz (default: sklearn digits)")
     parser.add_argument("--epochs", type=int)
+    parser.add_argument("--hdfs", metavar="URL",
+                        help="hdfs://host:port: the CSV example also reads its file from HDFS")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     return parser.parse_args(argv)
 
@@ -105,7 +110,7 @@ def _parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
 def main(module_name: str, argv: Optional[Sequence[str]] = None) -> None:
     """`python -m examples.NAME`: one form here, or both, each in its own process."""
     args = _parse(argv)
-    settings = Settings(args.size, args.data, args.epochs)
+    settings = Settings(args.size, args.data, args.epochs, args.hdfs)
     if args.form != "both":
         outcome = run_form(module_name, args.form, settings)
         print(json.dumps(outcome) if args.json else

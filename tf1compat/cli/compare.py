@@ -32,6 +32,8 @@ def register(subparsers) -> None:
     parser.add_argument("--size", choices=("small", "full"), default="full",
                         help="'small' runs in seconds (the tests use it); default full")
     parser.add_argument("--data", metavar="PATH", help="a local Fashion-MNIST .npz for training")
+    parser.add_argument("--hdfs", metavar="URL",
+                        help="hdfs://host:port: the CSV example also reads its file from HDFS")
     parser.add_argument("--jobs", type=int, default=1, metavar="N",
                         help="forms run at once (default 1: timings stay comparable)")
     parser.add_argument("--timeout", type=float, default=900, metavar="S",
@@ -77,6 +79,8 @@ def _run_form(folder: Path, name: str, form: str, args: argparse.Namespace) -> d
                "--size", args.size]
     if args.data:
         command += ["--data", args.data]
+    if args.hdfs:
+        command += ["--hdfs", args.hdfs]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(folder.parent), env.get("PYTHONPATH")]))
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
