@@ -19,6 +19,7 @@ copies the file there and measures both pipelines on the copy (see HDFS HOOK).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
@@ -29,6 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / ".data"
 COLUMNS = 5
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from minidfs import running_minidfs  # noqa: E402
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 
@@ -179,7 +183,9 @@ def main(argv: Optional[list[str]] = None) -> None:
                         help="rows read the seed's way (one sess.run each)")
     parser.add_argument("--batch-size", type=int, default=65_536)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--hdfs", metavar="URL", help="also read a copy at this hdfs:// directory")
+    parser.add_argument("--hdfs", metavar="URL", nargs="?", const="start",
+                        help="also read a copy in HDFS: at this hdfs:// directory, or, given "
+                             "alone, in a MiniDFS cluster started for the run")
     args = parser.parse_args(argv)
 
     path = csv_file(args.rows)
@@ -198,9 +204,11 @@ def main(argv: Optional[list[str]] = None) -> None:
         "pandas.read_csv": lambda: pandas_read(local),
         "pyarrow.csv.read_csv": lambda: pyarrow_read(local),
     }
-    if args.hdfs:  # HDFS HOOK: the two pipelines on an hdfs:// copy of the same file
-        readers.update(hdfs_readers(args.hdfs, path, batch))
-    best = measure(readers, args.repeats)
+    with contextlib.ExitStack() as stack:
+        if args.hdfs:  # the two pipelines on an hdfs:// copy of the same file
+            url = stack.enter_context(running_minidfs()) if args.hdfs == "start" else args.hdfs
+            readers.update(hdfs_readers(url, path, batch))
+        best = measure(readers, args.repeats)
     print(f"load average after: {os.getloadavg()[0]:.1f}\n")
     report(best, "pandas.read_csv", next(iter(readers)))
 

@@ -13,16 +13,18 @@ Prints rows/s and MB/s for each side and the hdfs/local ratio (target >= 0.8).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 DATA_DIR = REPO / "benchmarks" / ".data"
-JAR = REPO / "tests" / "hdfs" / "minidfs" / "target" / "minidfs.jar"
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from minidfs import running_minidfs  # noqa: E402
 
 
 def make_csv(path: Path, target_mb: float) -> int:
@@ -37,21 +39,6 @@ def make_csv(path: Path, target_mb: float) -> int:
             rows += 10_000
             size += len(chunk)
     return rows
-
-
-def start_minidfs() -> tuple[subprocess.Popen, str]:
-    if not JAR.exists():
-        sys.exit(f"{JAR} not built: run tests/hdfs/build_minidfs.sh, or pass --url")
-    proc = subprocess.Popen(
-        ["java", "-Xmx512m", "-jar", str(JAR), "--datanodes", "2"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-    )
-    line = proc.stdout.readline()
-    if not line.startswith("MINIDFS_READY"):
-        proc.kill()
-        sys.exit(f"MiniDFS did not start: {line!r}")
-    url = dict(f.split("=", 1) for f in line.split()[1:])["url"]
-    return proc, url
 
 
 def count_rows(tf, path: str) -> tuple[float, int]:
@@ -88,8 +75,8 @@ def main() -> None:
         make_csv(local, args.mb)
     size_mb = local.stat().st_size / 1e6
 
-    proc, url = (None, args.url) if args.url else start_minidfs()
-    try:
+    with contextlib.ExitStack() as stack:
+        url = args.url or stack.enter_context(running_minidfs())
         from hdfs_native import Client, WriteOptions
 
         remote_path = f"/bench/{args.block_mb}mb_blocks_{local.name}"
@@ -115,10 +102,6 @@ def main() -> None:
         print(f"local: {local_rows / local_s:,.0f} rows/s  {size_mb / local_s:,.1f} MB/s  ({local_s:.3f} s)")
         print(f"hdfs:  {hdfs_rows / hdfs_s:,.0f} rows/s  {size_mb / hdfs_s:,.1f} MB/s  ({hdfs_s:.3f} s)")
         print(f"ratio hdfs/local: {local_s / hdfs_s:.2f}x (target >= 0.80)")
-    finally:
-        if proc is not None:
-            proc.stdin.close()  # EOF shuts the cluster down
-            proc.wait(timeout=60)
 
 
 if __name__ == "__main__":
