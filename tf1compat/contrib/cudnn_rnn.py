@@ -16,6 +16,7 @@ names these cells). The cells follow TF 1.x `cudnn_rnn_ops.py`:
 from __future__ import annotations
 
 import functools
+import warnings
 from typing import Any
 
 from tf1compat.contrib import registry
@@ -48,8 +49,10 @@ def _gru_class() -> type:
 
         def __init__(self, num_units, reuse=None, kernel_initializer=None,
                      name="cudnn_compatible_gru_cell", **kwargs):
-            super().__init__(num_units, activation=None, reuse=reuse,
-                             kernel_initializer=kernel_initializer, name=name, **kwargs)
+            with warnings.catch_warnings():  # BasicLSTMCell's/GRUCell's notice is not about us
+                warnings.simplefilter("ignore", UserWarning)
+                super().__init__(num_units, activation=None, reuse=reuse,
+                                 kernel_initializer=kernel_initializer, name=name, **kwargs)
 
         def build(self, input_shape):
             input_shape = tf.TensorShape(input_shape)
@@ -76,6 +79,7 @@ def _gru_class() -> type:
                                                 shape=[units], initializer=zeros)
             self.built = True
 
+        @tf.autograph.experimental.do_not_convert
         def call(self, inputs, state):
             gates = tf.sigmoid(tf.nn.bias_add(
                 tf.matmul(tf.concat([inputs, state], 1), self._gate_kernel), self._gate_bias))

@@ -16,6 +16,7 @@ Peepholes (use_peephole=True) are not served.
 from __future__ import annotations
 
 import functools
+import warnings
 from typing import Any
 
 from tf1compat.contrib import registry
@@ -31,6 +32,7 @@ def lstm_block_cell_class() -> type:
     from tf1compat.rnn_cell import legacy_cells
 
     base = legacy_cells().BasicLSTMCell
+    state_tuple = legacy_cells().LSTMStateTuple
 
     class LSTMBlockCell(base):
         """contrib's LSTMBlockCell: BasicLSTMCell's weights and gates, optional cell clipping."""
@@ -41,10 +43,13 @@ def lstm_block_cell_class() -> type:
                 raise ValueError("LSTMBlockCell(use_peephole=True) is not served by tf1compat; "
                                  "use tf.compat.v1.nn.rnn_cell.LSTMCell(use_peepholes=True) "
                                  "(its variables are named differently)")
-            super().__init__(num_units, forget_bias=forget_bias, state_is_tuple=True,
-                             reuse=reuse, name=name, dtype=dtype, **kwargs)
+            with warnings.catch_warnings():  # BasicLSTMCell's/GRUCell's notice is not about us
+                warnings.simplefilter("ignore", UserWarning)
+                super().__init__(num_units, forget_bias=forget_bias, state_is_tuple=True,
+                                 reuse=reuse, name=name, dtype=dtype, **kwargs)
             self._cell_clip = cell_clip if cell_clip is not None and cell_clip > 0 else None
 
+        @tf.autograph.experimental.do_not_convert
         def call(self, inputs, state):
             c, h = state
             gates = tf.nn.bias_add(tf.matmul(tf.concat([inputs, h], 1), self._kernel),
@@ -54,7 +59,7 @@ def lstm_block_cell_class() -> type:
             if self._cell_clip is not None:
                 new_c = tf.clip_by_value(new_c, -self._cell_clip, self._cell_clip)
             new_h = tf.tanh(new_c) * tf.sigmoid(o)
-            return new_h, legacy_cells().LSTMStateTuple(new_c, new_h)
+            return new_h, state_tuple(new_c, new_h)
 
     return LSTMBlockCell
 
