@@ -93,3 +93,14 @@ def test_dunder_lookups_stay_plain_attribute_errors():
     with pytest.raises(AttributeError) as caught:
         contrib.layers.__wrapped__
     assert not isinstance(caught.value, ContribError)
+
+
+def test_the_readme_states_the_tables_size():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent.parent / "README.md").read_text()
+    counts = {served: sum(e.served is served for e in registry.table().values())
+              for served in Served}
+    text = (f"{len(registry.table())} names: {counts[Served.MAPPED]} mapped, "
+            f"{counts[Served.REPLACED]} replaced, {counts[Served.UNSUPPORTED]} unsupported")
+    assert text in " ".join(readme.split())

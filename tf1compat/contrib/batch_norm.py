@@ -24,9 +24,8 @@ _UPDATE_OPS = object()  # the default: tf.GraphKeys.UPDATE_OPS
 def _unsupported(**given) -> None:
     for name, value in given.items():
         if value:
-            raise ValueError(f"batch_norm({name}=...) is not served by tf1compat; received "
-                             f"{name}={value!r}. Use tf.compat.v1.layers.batch_normalization "
-                             "(legacy Keras) for it")
+            raise ValueError(f"batch_norm({name}=...) is not served by tf1compat. Use "
+                             "tf.compat.v1.layers.batch_normalization (legacy Keras) for it")
 
 
 @add_arg_scope
@@ -43,8 +42,9 @@ def batch_norm(inputs, decay=0.999, center=True, scale=False, epsilon=0.001, act
     from tf1compat.contrib.layers import _variable_collections, collect_named_outputs
 
     v1 = tf.compat.v1
-    _unsupported(batch_weights=batch_weights is not None, zero_debias_moving_mean=
-                 zero_debias_moving_mean, renorm=renorm, adjustment=adjustment is not None)
+    _unsupported(batch_weights=batch_weights is not None, renorm=renorm,
+                 zero_debias_moving_mean=zero_debias_moving_mean,
+                 adjustment=adjustment is not None)
     if data_format not in ("NHWC", "NCHW"):
         raise ValueError(f"data_format has to be either NCHW or NHWC; received {data_format!r}")
     if updates_collections is _UPDATE_OPS:

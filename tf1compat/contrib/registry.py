@@ -144,6 +144,7 @@ UNSUPPORTED: dict[str, str] = {
 }
 
 
+@functools.lru_cache(maxsize=None)
 def _tf_tables() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """TensorFlow's own upgrade tables (renames, Addons mappings, module notes), contrib only."""
     try:
@@ -194,11 +195,6 @@ def table() -> dict[str, Entry]:
 def lookup(name: str) -> Optional[Entry]:
     """The entry of `contrib.<name>` ('layers.flatten'), or None when nothing is known."""
     return table().get(name)
-
-
-def namespaces() -> set[str]:
-    """The first parts of every known name ('layers', 'data', ...)."""
-    return {name.split(".")[0] for name in table()} | set(MODULES)
 
 
 def hint(name: str) -> str:
