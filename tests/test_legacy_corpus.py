@@ -96,6 +96,9 @@ def migrated(tmp_path_factory):
     return folder
 
 
+# One worker migrates the corpus (about 30 s of LibCST) and runs these; with --dist loadgroup
+# the other workers do not migrate it again.
+@pytest.mark.xdist_group("migrated-corpus")
 @pytest.mark.parametrize("case", corpus.CASES, ids=IDS)
 def test_runs_under_plain_python_after_migrate(case, migrated, tmp_path, data):
     source = (migrated / case.script).read_text()

@@ -20,7 +20,7 @@ from typing import Iterable
 
 import libcst as cst
 from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
+from libcst.codemod.visitors import AddImportsVisitor, ImportItem
 
 from tf1compat.errors import Tf1CompatError
 from tf1compat.migrate import notebook
@@ -46,16 +46,17 @@ _SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "site-packages", "node_mod
 def _run(code: str, target: str, rules, imports=()) -> tuple[str, list[Finding], list[str]]:
     """Runs `rules` over source text; returns it, the findings and the imports still needed."""
     tree = cst.parse_module(code)
+    if imports:  # once, before the rules (which then see them), not after every rule
+        tree = AddImportsVisitor(CodemodContext(), [ImportItem(module) for module in imports]
+                                 ).transform_module(tree)
     context = CodemodContext()
-    for module in imports:
-        AddImportsVisitor.add_needed_import(context, module)
     findings: list[Finding] = []
     for rule_class in rules:
+        if not rule_class.applies_to(tree.code):
+            continue
         rule = rule_class(context, target=target)
         tree = rule.transform_module(tree)
         findings.extend(rule.findings)
-    if imports and not rules:
-        tree = AddImportsVisitor(context).transform_module(tree)
     return tree.code, findings, list(context.scratch.get(NEEDED_IMPORTS, []))
 
 

@@ -56,6 +56,7 @@ def needs_import(context, module: str) -> None:
 class ContribRule(Rule):
     NAME = "contrib"
     DESCRIPTION = "tf.contrib.X.Y -> its TF2 home or tf1compat.contrib (one table with run)"
+    TRIGGERS = ("contrib",)
 
     def visit_Module(self, node: cst.Module) -> None:
         super().visit_Module(node)

@@ -29,6 +29,7 @@ _MODULES = {
 class LegacyLayersRule(Rule):
     NAME = "layers"
     DESCRIPTION = "tf.layers -> tf1compat.layers, tf.nn.rnn_cell -> tf1compat.rnn_cell (legacy Keras)"
+    TRIGGERS = ("layers", "rnn_cell")
 
     def visit_Module(self, node: cst.Module) -> None:
         super().visit_Module(node)

@@ -30,6 +30,7 @@ _WHY = ("TF 2.21 has no tensorflow.examples; tf1compat.tutorials.mnist is the sa
 class TutorialsRule(Rule):
     NAME = "tutorials"
     DESCRIPTION = "tensorflow.examples.tutorials.mnist.input_data -> tf1compat.tutorials.mnist"
+    TRIGGERS = ("tensorflow.examples",)
 
     def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
         names = []

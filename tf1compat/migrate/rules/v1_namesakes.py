@@ -44,6 +44,7 @@ def _is_string(node: cst.BaseExpression) -> bool:
 class V1NamesakesRule(Rule):
     NAME = "v1-namesakes"
     DESCRIPTION = "tf.summary.<v1 op>, tf.flags, tf.Variable(), tf.device(function) -> tf.compat.v1"
+    TRIGGERS = ("summary.", "flags", "Variable", "device")
 
     def visit_Module(self, node: cst.Module) -> None:
         super().visit_Module(node)
