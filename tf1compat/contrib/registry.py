@@ -84,6 +84,7 @@ class ContribError(Tf1CompatError, AttributeError):
 
 _V1 = "tf.compat.v1."
 _RNN_CELLS = "tf.compat.v1.nn.rnn_cell."
+_LEGACY_HOMES = (_RNN_CELLS, _V1 + "layers.")
 _LEGACY = "runs on legacy Keras (tf_keras), as tf.compat.v1.nn.rnn_cell does under Keras 3"
 
 # Replacements written here: namespace -> names (each one is tf1compat.contrib.<namespace>.<name>).
@@ -236,14 +237,29 @@ def resolve(name: str) -> Any:
                                  f"TF 2.21 does not have ({error})") from None
 
 
+def missing_home(entry: Entry) -> Optional[str]:
+    """Why a mapped entry's home is not in this TensorFlow, or None when it is (or not mapped).
+
+    Legacy-Keras homes (`tf.compat.v1.nn.rnn_cell.*`, `tf.compat.v1.layers.*`) are not
+    imported: whether tf_keras is installed here says nothing about where the code will run.
+    """
+    if entry.served is not Served.MAPPED or entry.target.startswith(_LEGACY_HOMES):
+        return None
+    try:
+        import_dotted(entry.target)
+    except (AttributeError, ImportError) as error:
+        return (f"tf.contrib.{entry.name}: TensorFlow's upgrade table maps it to "
+                f"{entry.target}, which TF 2.21 does not have ({error})")
+    return None
+
+
 def import_dotted(target: str) -> Any:
     """'tf.compat.v1.train.get_global_step' or 'tf1compat.contrib.layers.flatten' -> the object.
 
     `tf.compat.v1.nn.rnn_cell.*` and `tf.compat.v1.layers.*` come from legacy Keras
     (tf1compat.rnn_cell / tf1compat.layers), which works whatever TF_USE_LEGACY_KERAS says.
     """
-    for prefix, module_name in ((_RNN_CELLS, "tf1compat.rnn_cell"),
-                                (_V1 + "layers.", "tf1compat.layers")):
+    for prefix, module_name in zip(_LEGACY_HOMES, ("tf1compat.rnn_cell", "tf1compat.layers")):
         if target.startswith(prefix):
             return getattr(importlib.import_module(module_name), target[len(prefix):])
     if target.startswith("tf."):

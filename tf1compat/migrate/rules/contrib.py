@@ -145,10 +145,9 @@ class ContribRule(Rule):
         if entry.served is registry.Served.UNSUPPORTED:
             self._not_converted(entry.name, node)
             return None
-        try:
-            registry.resolve(entry.name)
-        except registry.ContribError as error:
-            self._report(entry.name, node, Kind.NOT_CONVERTED, f"left as is: {error}")
+        missing = registry.missing_home(entry)
+        if missing is not None:
+            self._report(entry.name, node, Kind.NOT_CONVERTED, f"left as is: {missing}")
             return None
         if entry.served is registry.Served.MAPPED and entry.target.startswith("tf."):
             code = f"{self.names.alias}.{entry.target[len('tf.'):]}"
