@@ -105,6 +105,19 @@ REPLACED: dict[str, tuple[str, ...]] = {
     "cudnn_rnn": ("CudnnCompatibleLSTMCell", "CudnnCompatibleGRUCell"),
 }
 
+# Why a name TensorFlow's upgrade tool does convert is replaced here instead.
+_KERAS_3 = ("TensorFlow's upgrade tool rewrites it to {}, which under Keras 3 fails on TF1 "
+            "graph variables (Invalid dtype: float32_ref); replaced instead")
+REPLACED_NOTES: dict[str, str] = {
+    "layers.l1_regularizer": _KERAS_3.format("tf.keras.regularizers.l1"),
+    "layers.l2_regularizer": _KERAS_3.format("tf.keras.regularizers.l2(0.5 * scale)"),
+    **{f"layers.{name}": "TensorFlow's upgrade tool rewrites the call (not the name) into a "
+                         "Keras VarianceScaling initializer; replaced to keep contrib's formula "
+                         "(a truncated normal of stddev sqrt(1.3 * factor / n))"
+       for name in ("xavier_initializer", "xavier_initializer_conv2d",
+                    "variance_scaling_initializer")},
+}
+
 # Mappings TensorFlow's table lacks (or gets wrong for TF 2.21): name -> (target, note).
 MAPPED: dict[str, tuple[str, str]] = {
     "framework.get_or_create_global_step": (_V1 + "train.get_or_create_global_step", ""),
@@ -181,7 +194,8 @@ def table() -> dict[str, Entry]:
     for namespace, names in REPLACED.items():
         for name in names:
             full = f"{namespace}.{name}"
-            entries[full] = Entry(full, Served.REPLACED, f"tf1compat.contrib.{full}", "tf1compat")
+            entries[full] = Entry(full, Served.REPLACED, f"tf1compat.contrib.{full}", "tf1compat",
+                                  REPLACED_NOTES.get(full, ""))
     # slim re-exports contrib.layers and contrib.framework under its own name.
     for name, entry in list(entries.items()):
         namespace, _, rest = name.partition(".")
