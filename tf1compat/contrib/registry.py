@@ -125,20 +125,12 @@ MAPPED: dict[str, tuple[str, str]] = {
     "framework.create_global_step": (_V1 + "train.create_global_step", ""),
     "framework.init_from_checkpoint": (_V1 + "train.init_from_checkpoint", ""),
     "framework.list_variables": (_V1 + "train.list_variables", ""),
-    "layers.summarize_tensor": (_V1 + "summary.histogram", "records a histogram"),
-    "layers.softmax": (_V1 + "nn.softmax", ""),
     **{f"rnn.{cell}": (_RNN_CELLS + cell, _LEGACY) for cell in (
         "RNNCell", "BasicRNNCell", "BasicLSTMCell", "LSTMCell", "GRUCell", "MultiRNNCell",
         "LSTMStateTuple", "DropoutWrapper", "ResidualWrapper", "DeviceWrapper")},
     "rnn.static_rnn": (_V1 + "nn.static_rnn", ""),
     "rnn.static_bidirectional_rnn": (_V1 + "nn.static_bidirectional_rnn", ""),
     "rnn.static_state_saving_rnn": (_V1 + "nn.static_state_saving_rnn", ""),
-    # slim re-exports contrib.layers and contrib.framework (see slim.py); the losses:
-    "slim.losses": (_V1 + "losses", "tf.losses of TF1, which slim.losses wrapped"),
-    "losses.softmax_cross_entropy": (_V1 + "losses.softmax_cross_entropy", ""),
-    "losses.sparse_softmax_cross_entropy": (_V1 + "losses.sparse_softmax_cross_entropy", ""),
-    "losses.mean_squared_error": (_V1 + "losses.mean_squared_error", ""),
-    "losses.get_total_loss": (_V1 + "losses.get_total_loss", ""),
 }
 
 # Names with no home; the note names what to use instead.
@@ -153,6 +145,11 @@ UNSUPPORTED: dict[str, str] = {
                           "tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell (served) or "
                           "tf.keras.layers.GRU",
     "slim.learning": "slim's training loop: use tf.compat.v1.train.MonitoredTrainingSession",
+    # contrib.losses (slim.losses) took the logits first: tf.losses is not a drop-in.
+    "losses": "use tf.compat.v1.losses.<name>(labels, logits, ...): contrib.losses took the "
+              "logits first, so pass both by keyword",
+    "slim.losses": "use tf.compat.v1.losses.<name>(labels, logits, ...): slim.losses was "
+                   "contrib.losses, which took the logits first, so pass both by keyword",
     "learn": "tf.contrib.learn has no successor in TF 2.21 (tf.estimator is gone too): "
              "rewrite the model with tf.compat.v1 graph code or Keras",
 }
