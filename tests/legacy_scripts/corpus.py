@@ -1,9 +1,13 @@
 """The legacy script corpus: how to run each script, and how to compare what it prints.
 
 Each script is TF1 code as it was written for TF 1.x, printing deterministic
-results (seeded, fixed data). `expected/NAME.out` holds what it printed
-under `tf1compat run`, checked by hand against the arithmetic in the script.
-Used by the tests (tests/test_legacy_corpus.py) and by count_runnable.py.
+results (seeded, fixed data; where threads make the order vary, only what the
+order cannot change). `expected/NAME.out` holds what it printed under
+`tf1compat run`, checked by hand against the arithmetic in the script.
+Scripts that read data get `{data}`: a folder of tiny synthetic data sets in
+the real on-disk formats (synthetic_data.py), made by the tests, never
+downloaded. Used by the tests (tests/test_legacy_corpus.py) and by
+count_runnable.py.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,8 +29,13 @@ DEVICE_MAP = ["--device-map", "gpu:*=cpu:*"]
 @dataclasses.dataclass(frozen=True)
 class Case:
     script: str
-    args: tuple[str, ...] = ()    # "{tmp}" is replaced with a scratch folder
+    args: tuple[str, ...] = ()    # "{tmp}": a scratch folder; "{data}": the synthetic data
     run_flags: tuple[str, ...] = ()  # flags for `tf1compat run` (e.g. the device map)
+    extras: tuple[str, ...] = ()  # modules next to the script that it imports
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return (self.script, *self.extras)
 
 
 CASES = (
@@ -37,6 +47,20 @@ CASES = (
     Case("layers_model.py"),
     Case("app_flags.py", args=("--steps", "3")),
     Case("interactive_session.py"),
+    Case("mnist_softmax.py", args=("--data_dir", "{data}/mnist", "--steps", "20")),
+    Case("mnist_layers_contrib.py", args=("{data}/mnist",)),
+    Case("cifar10_slim_towers.py", args=("{data}/cifar-10-batches-bin",),
+         run_flags=tuple(DEVICE_MAP)),
+    Case("ptb_word_lm.py", args=("--data_path", "{data}/ptb", "--save_path", "{tmp}"),
+         extras=("ptb_reader.py",)),
+    Case("char_rnn_contrib.py", args=("{tmp}",)),
+    Case("csv_queue_threads.py", args=("{data}/csv",)),
+    Case("tfrecord_reader.py", args=("{data}",)),
+    Case("supervisor_summaries.py", args=("{tmp}",)),
+    Case("ps_sync_replicas.py", args=("{tmp}",)),
+    Case("flags_shared.py", args=("--steps", "3", "--batch_size", "8", "--optimizer",
+                                  "momentum", "--learning_rate", "0.25", "extra1", "extra2"),
+         extras=("flags_common.py",)),
 )
 
 # TF prints log_device_placement lines to stdout in an order that is not ours to fix.
@@ -60,24 +84,47 @@ def environment() -> dict[str, str]:
     return env
 
 
-def _args(case: Case, scratch: Path) -> list[str]:
+def needs_data(case: Case) -> bool:
+    return any("{data}" in arg for arg in case.args)
+
+
+def make_data(folder: Path) -> Path:
+    """The synthetic data sets under `folder` (written once; a marker says they are complete)."""
+    import synthetic_data
+
+    if not (folder / ".complete").exists():
+        synthetic_data.write_all(folder)
+        (folder / ".complete").write_text("ok\n")
+    return folder
+
+
+def copy_case(case: Case, folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in case.files:
+        shutil.copy(HERE / name, folder / name)
+
+
+def _args(case: Case, scratch: Path, data: Optional[Path]) -> list[str]:
     scratch.mkdir(parents=True, exist_ok=True)
-    return [arg.replace("{tmp}", str(scratch)) for arg in case.args]
+    if data is None and needs_data(case):
+        data = make_data(scratch / "data")
+    return [arg.replace("{tmp}", str(scratch)).replace("{data}", str(data))
+            for arg in case.args]
 
 
-def run_with_tf1compat(case: Case, folder: Path, scratch: Path,
+def run_with_tf1compat(case: Case, folder: Path, scratch: Path, data: Optional[Path] = None,
                        timeout: float = 300) -> subprocess.CompletedProcess:
     """`tf1compat run [flags] SCRIPT ARGS` on the copy of the script in `folder`."""
     command = [sys.executable, "-m", "tf1compat.cli.main", "run", *case.run_flags,
-               str(folder / case.script), *_args(case, scratch)]
+               str(folder / case.script), *_args(case, scratch, data)]
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout,
                           env=environment(), cwd=str(folder))
 
 
-def run_plain(case: Case, folder: Path, scratch: Path,
+def run_plain(case: Case, folder: Path, scratch: Path, data: Optional[Path] = None,
               timeout: float = 300) -> subprocess.CompletedProcess:
     """`python SCRIPT ARGS`, as a user runs a migrated script."""
-    command = [sys.executable, str(folder / case.script), *_args(case, scratch)]
+    command = [sys.executable, str(folder / case.script), *_args(case, scratch, data)]
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout,
                           env=environment(), cwd=str(folder))
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import json
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,7 +27,7 @@ WAYS = ("tf_upgrade_v2 alone", "tf1compat migrate", "tf1compat run")
 def _copy_corpus(folder: Path) -> Path:
     folder.mkdir(parents=True)
     for case in corpus.CASES:
-        shutil.copy(corpus.HERE / case.script, folder / case.script)
+        corpus.copy_case(case, folder)
     return folder
 
 
@@ -51,6 +50,7 @@ def count(jobs: int = 2) -> dict[str, dict[str, object]]:
     with tempfile.TemporaryDirectory(prefix="tf1compat-corpus-") as work_dir:
         work = Path(work_dir)
         folders = _prepare(work)
+        data = corpus.make_data(work / "data")
         tasks = {}
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
             for way in WAYS:
@@ -58,7 +58,7 @@ def count(jobs: int = 2) -> dict[str, dict[str, object]]:
                     scratch = work / "scratch" / way.replace(" ", "_") / case.script
                     runner = corpus.run_with_tf1compat if way == "tf1compat run" \
                         else corpus.run_plain
-                    tasks[(way, case)] = pool.submit(runner, case, folders[way], scratch)
+                    tasks[(way, case)] = pool.submit(runner, case, folders[way], scratch, data)
         outcome: dict[str, dict[str, object]] = {way: {} for way in WAYS}
         for (way, case), future in tasks.items():
             result = future.result()

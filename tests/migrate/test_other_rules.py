@@ -97,11 +97,13 @@ def test_a_queue_chain_is_reported_with_the_call_it_maps_to():
 def test_no_tf2_path_notes_for_what_stays_compat_only():
     code = ("import tensorflow as tf\n"
             "sv = tf.compat.v1.train.Supervisor(logdir='x')\n"
-            "net = tf.contrib.slim.conv2d(x, 3)\n")
+            "est = tf.contrib.learn.Estimator()\n")
     _, findings = apply_rules(code, "tf1compat")
     notes = {f.line: f.message for f in findings if f.rule == "no-tf2-path"}
     assert "session supervision" in notes[2]
-    assert "tf.contrib was removed" in notes[3]
+    [contrib] = [f for f in findings if f.rule == "contrib"]
+    assert contrib.line == 3 and contrib.kind is Kind.NOT_CONVERTED
+    assert "tf.contrib.learn left as is" in contrib.message
 
 
 def test_rules_together_are_idempotent():

@@ -9,8 +9,9 @@ import sys
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "migrate", help="rewrite TF1 scripts for TF 2.21 (tf_upgrade_v2, then semantics)",
-        description="Rewrite TF1 scripts and notebooks: TensorFlow's tf_upgrade_v2 renames "
-                    "first, then ConfigProto sessions become tf1compat.session(...) keywords "
+        description="Rewrite TF1 scripts and notebooks: tf.contrib names go to their TF2 home "
+                    "or tf1compat's replacement and the old MNIST reader import to tf1compat's, "
+                    "TensorFlow's tf_upgrade_v2 renames next, then ConfigProto sessions become tf1compat.session(...) keywords "
                     "(--target tf1compat, the script stays a graph program) or one "
                     "modern.configure(...) call at program start (--target modern); tf.layers "
                     "comes from legacy Keras. What cannot be converted safely is left as is "

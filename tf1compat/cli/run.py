@@ -16,11 +16,13 @@ def register(subparsers) -> None:
         "run", help="run an unmodified TF1 script on TF 2.21",
         description="Run a TF1 script as it is, in its own process: `import tensorflow` gives it "
                     "TF1 (graph mode, tf.Session, tf.app.flags, tf.train, tf.layers through "
-                    "tf_keras), the session options below are merged into every session it "
+                    "tf_keras; tf.contrib's common names and the old MNIST reader from "
+                    "tf1compat), the session options below are merged into every session it "
                     "creates (its own values win unless --override), and --device-map remaps "
-                    "device requests. A report goes to stderr when it ends; the exit code is "
-                    "the script's. Example: tf1compat run --device-map 'gpu:*=cpu:*' "
-                    "train.py --steps 10")
+                    "device requests. A report goes to stderr when it ends (every TF1 symbol "
+                    "used and how it was served: native, mapped, replaced, unsupported); the "
+                    "exit code is the script's. Example: tf1compat run --device-map "
+                    "'gpu:*=cpu:*' train.py --steps 10")
     parser.add_argument("--override", action="store_true",
                         help="the command line's options win over the script's own")
     parser.add_argument("--device-map", action="append", default=[], metavar="RULES",

@@ -1,4 +1,8 @@
-"""`migrate`'s driver: tf_upgrade_v2 first, then our rules, file by file.
+"""`migrate`'s driver: our rules for what TF 2.21 dropped, tf_upgrade_v2, then the rest of ours.
+
+`tf.contrib` and `tensorflow.examples` go first (PRE_RULES): tf_upgrade_v2
+would otherwise turn some contrib calls into Keras 3 ones; they keep every
+line in place, and the imports they need are added with the later rules.
 
 A file that does not parse is reported and the batch goes on; nothing is
 written unless asked, and then atomically (a temporary file in the same
@@ -16,40 +20,63 @@ from typing import Iterable
 
 import libcst as cst
 from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor, ImportItem
 
 from tf1compat.errors import Tf1CompatError
 from tf1compat.migrate import notebook
 from tf1compat.migrate.findings import FileResult, Finding, Kind
 from tf1compat.migrate.rules.api_notes import ApiNotesRule
+from tf1compat.migrate.rules.contrib import NEEDED_IMPORTS, ContribRule
 from tf1compat.migrate.rules.graph_mode import GraphModeRule
 from tf1compat.migrate.rules.legacy_layers import LegacyLayersRule
 from tf1compat.migrate.rules.queue_chain import QueueChainRule
 from tf1compat.migrate.rules.session_options import SessionOptionsRule
+from tf1compat.migrate.rules.tutorials import TutorialsRule
+from tf1compat.migrate.rules.v1_namesakes import V1NamesakesRule
 from tf1compat.migrate.upgrade_v2 import upgrade
 
-# Order matters: the session rule adds imports that graph mode must follow.
-RULES = (SessionOptionsRule, LegacyLayersRule, QueueChainRule, ApiNotesRule, GraphModeRule)
+# Before tf_upgrade_v2, on the script as written (lines kept in place).
+PRE_RULES = (ContribRule, TutorialsRule)
+# After it. Order matters: the session rule adds imports that graph mode must follow.
+RULES = (SessionOptionsRule, LegacyLayersRule, V1NamesakesRule, QueueChainRule, ApiNotesRule,
+         GraphModeRule)
 _SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "site-packages", "node_modules"}
 
 
-def apply_rules(code: str, target: str) -> tuple[str, list[Finding]]:
-    """Runs our rules (not tf_upgrade_v2) over source text."""
+def _run(code: str, target: str, rules, imports=()) -> tuple[str, list[Finding], list[str]]:
+    """Runs `rules` over source text; returns it, the findings and the imports still needed."""
     tree = cst.parse_module(code)
+    if imports:  # once, before the rules (which then see them), not after every rule
+        tree = AddImportsVisitor(CodemodContext(), [ImportItem(module) for module in imports]
+                                 ).transform_module(tree)
     context = CodemodContext()
     findings: list[Finding] = []
-    for rule_class in RULES:
+    for rule_class in rules:
+        if not rule_class.applies_to(tree.code):
+            continue
         rule = rule_class(context, target=target)
         tree = rule.transform_module(tree)
         findings.extend(rule.findings)
-    return tree.code, findings
+    return tree.code, findings, list(context.scratch.get(NEEDED_IMPORTS, []))
+
+
+def apply_rules(code: str, target: str) -> tuple[str, list[Finding]]:
+    """Runs all our rules (not tf_upgrade_v2) over source text."""
+    pre, findings, imports = _run(code, target, PRE_RULES)
+    migrated, ours, _ = _run(pre, target, RULES, imports)
+    return migrated, findings + ours
 
 
 def migrate_source(code: str, filename: str, target: str) -> tuple[str, list[Finding]]:
-    """tf_upgrade_v2, then our rules. Raises SyntaxError for code that does not parse."""
+    """Our contrib/examples rules, tf_upgrade_v2, then the rest of ours.
+
+    Raises SyntaxError for code that does not parse.
+    """
     ast.parse(code, filename)
-    upgraded, findings = upgrade(code, filename)
-    migrated, ours = apply_rules(upgraded, target)
-    return migrated, findings + ours
+    pre, first, imports = _run(code, target, PRE_RULES)
+    upgraded, findings = upgrade(pre, filename)
+    migrated, ours, _ = _run(upgraded, target, RULES, imports)
+    return migrated, first + findings + ours
 
 
 def _syntax_error(error: SyntaxError) -> Finding:

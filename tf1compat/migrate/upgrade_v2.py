@@ -29,6 +29,18 @@ def _get_upgrader():
     return _upgrader
 
 
+def alias_keys() -> frozenset[str]:
+    """Names tf_upgrade_v2 rewrites by their spelling alone, whatever they are bound to.
+
+    Besides `tf.*`, its tables key some rewrites on conventional aliases:
+    `slim.l2_regularizer(s)` becomes `tf.keras.regularizers.l2(0.5 * (s))`,
+    `contrib_layers.xavier_initializer()` a Keras initializer, and so on.
+    """
+    spec = _get_upgrader()._api_change_spec
+    keys = set(spec.function_transformers) | set(spec.symbol_renames)
+    return frozenset(key for key in keys if not key.startswith(("tf.", "*.")))
+
+
 def _finding(text: str) -> Finding:
     match = _LOG.match(text.strip())
     if not match:

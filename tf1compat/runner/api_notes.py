@@ -29,7 +29,6 @@ NO_TF2_PATH: dict[str, str] = {
     "layers.": _LAYERS,
     "train.Supervisor": _SUPERVISION,
     "train.MonitoredTrainingSession": _SUPERVISION,
-    "contrib.": "tf.contrib was removed in TF 2; TensorFlow has no replacement module",
 }
 
 

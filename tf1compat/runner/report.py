@@ -2,7 +2,9 @@
 
 It says what a user needs before migrating: the sessions the script created
 and the options each one got (and from where), the device requests that
-were remapped, and the TF1 APIs it used that have no TF2 path yet.
+were remapped, every TF1 symbol the script touched with how it was served
+(native tf.compat.v1, mapped to a TF2 home, replaced by tf1compat, or
+unsupported) and how often, and the TF1 APIs it used that have no TF2 path yet.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import os
 from typing import Any, Callable, Mapping, Optional
 
 from tf1compat.runner.api_notes import note_for
+from tf1compat.runner.served import STATUSES
 
 LEGACY_KERAS_MISSING = "missing: tf.layers / TF1 tf.keras need it (pip install tf_keras)"
 
@@ -34,8 +37,15 @@ def build(*, spec, exit_code: int, status: str, legacy_keras: Optional[str],
         note = note_for(name)
         if note is not None:
             no_path[f"tf.{name}"] = note
+    for name, symbol in sorted(usage.symbols.items()):
+        if symbol.status == "replaced" and name.startswith("contrib."):
+            no_path.setdefault(f"tf.{name}", "replaced by tf1compat (graph-mode code); "
+                                             "no TF2 path yet")
     for name, why in usage.missing.items():
-        no_path.setdefault(f"tf.{name}", f"not in TF 2.21: {why}")
+        no_path.setdefault(f"tf.{name}", why if why.startswith("tf.") else
+                           f"not in TF 2.21: {why}")
+    symbols = {f"tf.{name}": symbol.to_dict() for name, symbol in sorted(usage.symbols.items())}
+    served = {status: sum(s["status"] == status for s in symbols.values()) for status in STATUSES}
     return {
         "script": spec.script,
         "args": spec.args,
@@ -49,6 +59,8 @@ def build(*, spec, exit_code: int, status: str, legacy_keras: Optional[str],
                           for (source, target), count in sorted(remaps.items())],
         "no_tf2_path": no_path,
         "tf_names_used": usage.names(),
+        "symbols": symbols,
+        "served": served,
     }
 
 
@@ -74,6 +86,7 @@ def format_report(report: Mapping[str, Any]) -> str:
         remaps = report["device_remaps"]
         shown = ", ".join(f"{r['from']} -> {r['to']} ({r['ops']} ops)" for r in remaps)
         lines.append(f"  device remaps ({','.join(report['device_map'])}): {shown or 'none applied'}")
+    lines.extend(_symbol_lines(report))
     no_path = report["no_tf2_path"]
     if no_path:
         lines.append("  TF1 APIs used with no TF2 path yet:")
@@ -87,6 +100,19 @@ def format_report(report: Mapping[str, Any]) -> str:
     if report["legacy_keras"] == LEGACY_KERAS_MISSING:
         lines.append(f"  legacy Keras (tf_keras): {LEGACY_KERAS_MISSING}")
     return "\n".join(lines)
+
+
+def _symbol_lines(report: Mapping[str, Any]) -> list[str]:
+    """'TF1 symbols: 30 (25 native, 2 mapped, 3 replaced, 0 unsupported)' and the non-native ones."""
+    symbols = report.get("symbols", {})
+    counts = ", ".join(f"{report['served'][status]} {status}" for status in STATUSES)
+    lines = [f"  TF1 symbols used: {len(symbols)} ({counts})"]
+    for status in STATUSES[1:]:
+        names = [f"{name} -> {data['target']}" if data["target"] else name
+                 for name, data in symbols.items() if data["status"] == status]
+        if names:
+            lines.append(f"    {status}: " + ", ".join(names))
+    return lines
 
 
 def _kw(options: Mapping[str, Any]) -> str:

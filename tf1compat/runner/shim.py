@@ -5,8 +5,11 @@ who imports. TensorFlow, Keras and every other library keep the real
 `tensorflow`, and `sys.modules` is not touched, so nothing inside them changes.
 
 The module the script gets is a thin proxy over `tf.compat.v1` that records
-which names the script used (for the report's "TF1 APIs with no TF2 path")
-and turns the errors of names TF 2.21 no longer has into ones that say why.
+which names the script used and how each was served (see `served`), and
+turns the errors of names TF 2.21 no longer has into ones that say why.
+Names TF 2.21 dropped but tf1compat stands in for (`tf.contrib.*`,
+`tensorflow.examples.tutorials.mnist.input_data`) are served from tf1compat,
+as attributes and as imports (`from tensorflow.contrib import slim`).
 """
 
 from __future__ import annotations
@@ -20,23 +23,38 @@ import types
 from typing import Any, Iterable, Optional
 
 from tf1compat.errors import Tf1CompatError
-
 from tf1compat.layers import LEGACY_KERAS_HINT
+from tf1compat.runner import served
 
 
 class LegacyKerasMissingError(Tf1CompatError, AttributeError):
     """The script uses tf.layers (or TF1 tf.keras), which need tf_keras under Keras 3."""
 
 
+class ServedImportError(Tf1CompatError, ModuleNotFoundError):
+    """An import of `tensorflow.contrib...` / `tensorflow.examples...` that nothing serves."""
+
+
 class Usage:
-    """Names the script used under `tf.`, and those TF 2.21 does not have."""
+    """Names the script used under `tf.`, how each was served, and those TF 2.21 does not have."""
 
     def __init__(self) -> None:
         self.used: collections.Counter[str] = collections.Counter()
         self.missing: dict[str, str] = {}
+        self.symbols: dict[str, served.Symbol] = {}
 
     def names(self) -> list[str]:
         return sorted(self.used)
+
+    def served(self, path: str) -> None:
+        symbol = self.symbols.get(path)
+        if symbol is None:
+            symbol = self.symbols[path] = served.classify(path)
+        symbol.uses += 1
+
+    def unsupported(self, path: str, why: str) -> None:
+        symbol = self.symbols.setdefault(path, served.unsupported(path, why))
+        symbol.uses += 1
 
 
 usage = Usage()
@@ -62,29 +80,54 @@ class TF1Module(types.ModuleType):
         if name.startswith("__"):
             return getattr(self._tf1_target, name)
         usage.used[path] += 1
+        children = self._tf1_children
+        if name in children:
+            return children[name]
         try:
             value = getattr(self._tf1_target, name)
-        except AttributeError as error:
-            raise self._missing(name, path, error) from None
-        except ImportError as error:  # a lazily loaded namespace that cannot load
-            raise self._missing(name, path, error) from None
+        except (AttributeError, ImportError) as error:  # ImportError: a lazy namespace failed
+            value = self._served(path)
+            if value is None:
+                raise self._missing(name, path, error) from None
         if isinstance(value, types.ModuleType):
-            children = self._tf1_children
-            if name not in children:
-                children[name] = TF1Module(value, path + ".", self._tf1_legacy_keras)
+            children[name] = TF1Module(value, path + ".", self._tf1_legacy_keras)
             return children[name]
+        usage.served(path)
         return value
+
+    def _tf1_check(self, name: str) -> None:
+        """Raises the error reading `name` would raise, without recording a use."""
+        try:
+            getattr(self._tf1_target, name)
+        except (AttributeError, ImportError) as error:
+            if self._served(f"{self._tf1_path}{name}") is None:
+                raise self._missing(name, f"{self._tf1_path}{name}", error) from None
+
+    def _served(self, path: str) -> Optional[types.ModuleType]:
+        """The module tf1compat serves for `tensorflow.<path>`, if TF 2.21 lacks it."""
+        import importlib
+
+        module_name = served.served_module(path)
+        if module_name is not None:
+            return importlib.import_module(module_name)
+        if served.is_served_package(path):
+            return types.ModuleType(f"tensorflow.{path}", "served by tf1compat run")
+        return None
 
     def _missing(self, name: str, path: str, error: Exception) -> Exception:
         top = path.split(".")[0]
-        if top in ("layers", "keras") and not self._tf1_legacy_keras:
+        if path.startswith(served.LEGACY_KERAS) and not self._tf1_legacy_keras:
             usage.missing[path] = "needs legacy Keras"
+            usage.unsupported(path, f"needs legacy Keras: {LEGACY_KERAS_HINT}")
             return LegacyKerasMissingError(
                 f"tf.{path} needs legacy Keras. Fix: {LEGACY_KERAS_HINT}")
         usage.missing[path] = str(error)
-        if top == "contrib":
-            return AttributeError(f"tf.{path}: tf.contrib was removed in TF 2 and no module "
-                                  "replaces it; `tf1compat run` cannot bring it back")
+        usage.unsupported(path, str(error))
+        if isinstance(error, Tf1CompatError):  # ours already names the name and what to do
+            return error.with_traceback(None)
+        if top in ("contrib", "examples"):
+            return AttributeError(f"tf.{path} is not in TF 2.21 and tf1compat does not serve it "
+                                  f"({error})")
         return AttributeError(f"tf.{path} does not exist in TF 2.21's tf.compat.v1 "
                               f"(TensorFlow said: {error})")
 
@@ -93,6 +136,9 @@ class TF1Module(types.ModuleType):
 
     def __repr__(self) -> str:
         return f"<TF1 module tf.{self._tf1_path or ''} (tf.compat.v1 on TF 2.21, tf1compat run)>"
+
+
+_SERVED_TOPS = {path.split(".")[0] for path in served.SERVED_MODULES}
 
 
 def _library_roots() -> list[str]:
@@ -117,7 +163,7 @@ class ImportHook:
         self._verdicts: dict[str, bool] = {}
 
     def is_user_file(self, filename: Optional[str]) -> bool:
-        if not filename:
+        if not filename or filename.startswith("<"):  # '<frozen runpy>', '<string>'
             return False
         if filename not in self._verdicts:
             path = os.path.realpath(filename)
@@ -127,11 +173,36 @@ class ImportHook:
         return self._verdicts[filename]
 
     def __call__(self, name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and name.startswith("tensorflow.") and \
+                name.split(".")[1] in _SERVED_TOPS and globals is not None and \
+                self.is_user_file(globals.get("__file__")):
+            return self._served_import(name, fromlist)
         module = self.original(name, globals, locals, fromlist, level)
         if level == 0 and name == "tensorflow" and globals is not None \
                 and self.is_user_file(globals.get("__file__")):
             return self.tf1
         return module
+
+    def _served_import(self, name: str, fromlist) -> Any:
+        """`import tensorflow.contrib.slim` and friends, from tf1compat, without sys.modules.
+
+        As Python's own import does, the top package comes back for a plain
+        import (the parts are then read as attributes) and the module itself
+        for a `from ... import` (whose names are checked here, so a missing
+        one raises an error that names it, not "cannot import name").
+        """
+        module: Any = self.tf1
+        try:
+            for part in name.split(".")[1:]:
+                module = getattr(module, part)
+            for item in fromlist or ():
+                if item != "*":
+                    module._tf1_check(item)
+        except AttributeError as error:
+            message = str(error) if isinstance(error, Tf1CompatError) else \
+                f"No module named {name!r} on TF 2.21: {error}"
+            raise ServedImportError(message, name=name) from None
+        return module if fromlist else self.tf1
 
     def install(self) -> None:
         builtins.__import__ = self

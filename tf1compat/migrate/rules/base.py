@@ -63,6 +63,13 @@ class Rule(VisitorBasedCodemodCommand):
 
     NAME = "rule"
     METADATA_DEPENDENCIES = (PositionProvider,)
+    # Text one of which the code must contain for the rule to have anything to do (empty:
+    # always run). A pass costs a full traversal plus positions, so the driver skips it.
+    TRIGGERS: tuple[str, ...] = ()
+
+    @classmethod
+    def applies_to(cls, code: str) -> bool:
+        return not cls.TRIGGERS or any(trigger in code for trigger in cls.TRIGGERS)
 
     def __init__(self, context: CodemodContext, target: str = "tf1compat"):
         super().__init__(context)

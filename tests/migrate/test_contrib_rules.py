@@ -1,0 +1,128 @@
+"""migrate's rules for what TF 2.21 dropped: tf.contrib, tensorflow.examples, TF1 namesakes."""
+
+from tf1compat.migrate.driver import apply_rules, migrate_source
+from tf1compat.migrate.findings import Kind
+
+
+def rewrite(code):
+    migrated, findings = apply_rules(code, "tf1compat")
+    return migrated, findings
+
+
+def test_contrib_names_go_to_their_home_or_our_replacement():
+    code = ("import tensorflow as tf\n"
+            "x = tf.contrib.layers.flatten(tf.zeros([2, 3, 4]))\n"
+            "step = tf.contrib.framework.get_or_create_global_step()\n"
+            "loss = tf.contrib.seq2seq.sequence_loss(a, b, c)\n"
+            "slim = tf.contrib.slim\n"
+            "nest = tf.contrib.framework.nest.flatten([1])\n")
+    migrated, findings = rewrite(code)
+    assert "import tf1compat.contrib.layers\n" in migrated
+    assert "import tf1compat.contrib.seq2seq\n" in migrated
+    assert "x = tf1compat.contrib.layers.flatten(" in migrated
+    assert "step = tf.compat.v1.train.get_or_create_global_step()" in migrated
+    assert "loss = tf1compat.contrib.seq2seq.sequence_loss(a, b, c)" in migrated
+    assert "slim = tf1compat.contrib.slim\n" in migrated
+    assert "nest = tf.nest.flatten([1])" in migrated
+    changed = {f.line: f.message for f in findings if f.rule == "contrib"}
+    assert set(changed) == {2, 3, 4, 5, 6}
+    assert "TensorFlow's upgrade table" in changed[6] and "tf1compat's table" in changed[3]
+
+
+def test_rnn_cells_reach_legacy_keras_through_the_layers_rule():
+    code = ("import tensorflow as tf\n"
+            "cell = tf.contrib.rnn.MultiRNNCell([tf.contrib.rnn.BasicLSTMCell(4)])\n"
+            "other = tf.compat.v1.nn.rnn_cell.GRUCell(3)\n")
+    migrated, findings = rewrite(code)
+    assert "cell = tf1compat.rnn_cell.MultiRNNCell([tf1compat.rnn_cell.BasicLSTMCell(4)])" \
+        in migrated
+    assert "other = tf1compat.rnn_cell.GRUCell(3)" in migrated
+    assert "import tf1compat.rnn_cell" in migrated
+
+
+def test_contrib_imports():
+    code = ("import tensorflow as tf\n"
+            "import tensorflow.contrib.slim as slim\n"
+            "from tensorflow.contrib import rnn, framework as fw\n"
+            "from tensorflow.contrib.layers import flatten\n"
+            "from tensorflow.contrib.data import CsvDataset\n")
+    migrated, findings = rewrite(code)
+    assert "import tf1compat.contrib.slim as slim\n" in migrated
+    assert "from tf1compat.contrib import rnn, framework as fw\n" in migrated
+    assert "from tf1compat.contrib.layers import flatten\n" in migrated
+    assert "from tensorflow.contrib.data import CsvDataset\n" in migrated  # left, reported
+    [left] = [f for f in findings if f.kind is Kind.NOT_CONVERTED]
+    assert left.line == 5 and "from tf1compat.contrib import data" in left.message
+
+
+def test_unsupported_and_unknown_names_are_left_and_say_what_to_use():
+    code = ("import tensorflow as tf\n"
+            "y = tf.contrib.layers.layer_norm(x)\n"
+            "z = tf.contrib.nosuch.thing(x)\n"
+            "r = tf.contrib.image.rotate(x, 1.0)\n"
+            "s = tf.contrib.data.StatsAggregator()\n")
+    migrated, findings = rewrite(code)
+    assert "tf.contrib.layers.layer_norm(x)" in migrated and "tf.contrib.nosuch" in migrated
+    messages = {f.line: f.message for f in findings if f.kind is Kind.NOT_CONVERTED}
+    assert "tf.keras.layers.LayerNormalization" in messages[2]
+    assert "no replacement is known" in messages[3]
+    assert "tfa.image.rotate" in messages[4]
+    assert "tf.data.experimental.StatsAggregator, which TF 2.21 does not have" in messages[5]
+
+
+def test_a_contrib_alias_is_kept_from_tf_upgrade_v2s_spelling_rules():
+    code = ("import tensorflow as tf\n"
+            "slim = tf.contrib.slim\n"
+            "reg = slim.l2_regularizer(0.5)\n"
+            "net = slim.conv2d(x, 3, [3, 3])\n")
+    migrated, findings = migrate_source(code, "x.py", "tf1compat")
+    assert "reg = tf1compat.contrib.slim.l2_regularizer(0.5)" in migrated
+    assert "net = slim.conv2d(x, 3, [3, 3])" in migrated
+    assert "keras" not in migrated
+
+
+def test_lines_stay_in_place_for_tf_upgrade_v2s_findings():
+    code = ("import tensorflow as tf\n"
+            "x = tf.contrib.layers.flatten(y)\n"
+            "s = tf.Session()\n")
+    _, findings = migrate_source(code, "x.py", "tf1compat")
+    renamed = [f for f in findings if f.kind is Kind.RENAMED]
+    assert renamed and all(f.line == 3 for f in renamed)
+
+
+def test_the_mnist_reader_import():
+    cases = {
+        "from tensorflow.examples.tutorials.mnist import input_data\n":
+            "from tf1compat.tutorials import mnist as input_data\n",
+        "from tensorflow.examples.tutorials.mnist import input_data as data\n":
+            "from tf1compat.tutorials import mnist as data\n",
+        "import tensorflow.examples.tutorials.mnist.input_data as input_data\n":
+            "import tf1compat.tutorials.mnist as input_data\n",
+        "from tensorflow.examples.tutorials.mnist.input_data import read_data_sets\n":
+            "from tf1compat.tutorials.mnist import read_data_sets\n",
+    }
+    for before, after in cases.items():
+        migrated, findings = rewrite(before)
+        assert migrated == after, before
+        assert findings[0].kind is Kind.CHANGED
+    migrated, findings = rewrite("from tensorflow.examples.tutorials.word2vec import w2v\n")
+    assert findings[0].kind is Kind.NOT_CONVERTED
+
+
+def test_v1_namesakes_go_to_compat_v1():
+    code = ("import tensorflow as tf\n"
+            "tf.compat.v1.disable_v2_behavior()\n"
+            "flags = tf.flags\n"
+            "w = tf.Variable(tf.zeros([2]), name='w')\n"
+            "tf.summary.scalar('w', w[0])\n"
+            "with tf.device(tf.compat.v1.train.replica_device_setter(ps_tasks=1)):\n"
+            "    pass\n"
+            "with tf.device('/gpu:%d' % 1), tf.device(f'/cpu:{0}'):\n"
+            "    pass\n")
+    migrated, findings = rewrite(code)
+    assert "flags = tf.compat.v1.flags" in migrated
+    assert "w = tf.compat.v1.Variable(tf.zeros([2]), name='w')" in migrated
+    assert "tf.compat.v1.summary.scalar('w', w[0])" in migrated
+    assert "with tf.compat.v1.device(tf.compat.v1.train.replica_device_setter(" in migrated
+    assert "with tf.device('/gpu:%d' % 1), tf.device(f'/cpu:{0}'):" in migrated
+    assert len([f for f in findings if f.rule == "v1-namesakes"]) == 4

@@ -1,0 +1,121 @@
+"""`tf1compat run` serving what TF 2.21 dropped (tf.contrib, the MNIST reader) and reporting
+every TF1 symbol with how it was served."""
+
+import json
+import os
+import textwrap
+
+from isolated import python_env, run_cli
+
+HIDE = """
+import sys
+class _Hide:
+    def find_spec(self, name, path=None, target=None):
+        if name.split('.')[0] in {hidden!r}:
+            raise ModuleNotFoundError("No module named %r" % name, name=name)
+sys.meta_path.insert(0, _Hide())
+"""
+
+
+def write(tmp_path, name, source):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(source))
+    return path
+
+
+def hiding(tmp_path, *packages):
+    """An environment in which `packages` cannot be imported (a sitecustomize that refuses them)."""
+    folder = tmp_path / "hide"
+    folder.mkdir()
+    (folder / "sitecustomize.py").write_text(HIDE.format(hidden=set(packages)))
+    return {"PYTHONPATH": os.pathsep.join([str(folder), python_env()["PYTHONPATH"]])}
+
+
+def test_contrib_and_the_mnist_reader_are_served_and_reported(tmp_path):
+    path = write(tmp_path, "script.py", """
+        import sys
+        import tensorflow as tf
+        import tensorflow.contrib.slim as slim
+        from tensorflow.contrib import rnn
+        from tensorflow.contrib.layers import flatten
+        from tensorflow.examples.tutorials.mnist import input_data
+        x = tf.placeholder(tf.float32, [None, 4, 4, 1])
+        net = flatten(slim.conv2d(x, 2, [3, 3]))
+        print('shape', net.shape.as_list(), type(rnn.LSTMCell(2)).__name__)
+        step = tf.contrib.framework.get_or_create_global_step()
+        print('libraries unchanged', 'tensorflow.contrib' not in sys.modules,
+              not hasattr(sys.modules['tensorflow'], 'contrib'))
+        try:
+            from tensorflow.contrib import learn
+        except ImportError as error:
+            print('import error:', type(error).__name__, 'tf.contrib.learn' in str(error))
+        try:
+            input_data.read_data_sets('no-such-dir')
+        except FileNotFoundError as error:
+            print('mnist:', 'train-images-idx3-ubyte.gz' in str(error), 'no-such-dir' in str(error))
+        tf.contrib.cudnn_rnn.CudnnLSTM(1, 4)
+        """)
+    report = tmp_path / "report.json"
+    result = run_cli("run", "--report-json", str(report), str(path))
+    assert result.returncode == 1
+    assert "shape [None, 32] LSTMCell" in result.stdout
+    assert "libraries unchanged True True" in result.stdout
+    assert "import error: ServedImportError True" in result.stdout
+    assert "mnist: True True" in result.stdout
+    assert f'File "{path}", line 22, in <module>' in result.stderr
+    assert "ContribError: tf.contrib.cudnn_rnn.CudnnLSTM is not available on TF 2.21" in \
+        result.stderr and "CudnnCompatibleLSTMCell" in result.stderr
+    data = json.loads(report.read_text())
+    symbols = data["symbols"]
+    assert symbols["tf.contrib.slim.conv2d"] == {
+        "status": "replaced", "target": "tf1compat.contrib.slim.conv2d", "uses": 1}
+    assert symbols["tf.contrib.layers.flatten"]["uses"] == 1
+    assert symbols["tf.contrib.rnn.LSTMCell"]["status"] == "mapped"
+    assert symbols["tf.contrib.framework.get_or_create_global_step"]["target"] == \
+        "tf.compat.v1.train.get_or_create_global_step"
+    assert symbols["tf.examples.tutorials.mnist.input_data.read_data_sets"]["status"] == \
+        "replaced"
+    assert symbols["tf.placeholder"] == {"status": "native", "target":
+                                         "tf.compat.v1.placeholder", "uses": 1}
+    assert symbols["tf.contrib.learn"]["status"] == "unsupported"
+    assert symbols["tf.contrib.cudnn_rnn.CudnnLSTM"]["status"] == "unsupported"
+    assert sum(data["served"].values()) == len(symbols)
+    assert data["served"]["unsupported"] == 2
+    line = f"TF1 symbols used: {len(symbols)} ({data['served']['native']} native, "
+    assert line in result.stderr
+
+
+def test_summaries_without_tensorboard_and_cells_without_tf_keras(tmp_path):
+    summaries = write(tmp_path, "summaries.py", """
+        import glob, os
+        import tensorflow as tf
+        logs = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'logs')
+        try:
+            import tensorboard
+            print('tensorboard importable: True')
+        except ImportError:
+            print('tensorboard importable: False')
+        x = tf.Variable(2.0)
+        tf.summary.scalar('x', x)
+        tf.summary.histogram('h', tf.ones([3]))
+        merged = tf.summary.merge_all()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            writer = tf.summary.FileWriter(logs, sess.graph)
+            writer.add_summary(sess.run(merged), 1)
+            writer.close()
+        path = glob.glob(os.path.join(logs, 'events.out.tfevents.*'))[0]
+        print('tags:', sorted(v.tag for e in tf.train.summary_iterator(path) for v in e.summary.value))
+        """)
+    env = hiding(tmp_path, "tensorboard", "tf_keras")
+    result = run_cli("run", str(summaries), env=env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "tensorboard importable: False" in result.stdout
+    assert "tags: ['h', 'x']" in result.stdout
+    cells = write(tmp_path, "cells.py", """
+        import tensorflow as tf
+        cell = tf.contrib.rnn.BasicLSTMCell(4)
+        """)
+    result = run_cli("run", str(cells), env=env)
+    assert result.returncode == 1
+    assert "need legacy Keras" in result.stderr and "tf1compat[legacy]" in result.stderr

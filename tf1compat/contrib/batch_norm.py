@@ -1,0 +1,152 @@
+"""`tf.contrib.layers.batch_norm`, on `tf.compat.v1` (graph mode).
+
+Contract (TF 1.x, the common arguments): normalises over every axis but the
+channel one (the last; axis 1 with data_format='NCHW'). Variables under the
+scope (default 'BatchNorm'): `beta` (center=True), `gamma` (scale=True; the
+default scale=False uses 1), `moving_mean` and `moving_variance` (not
+trainable, in MOVING_AVERAGE_VARIABLES). Training (`is_training`, a bool or
+a boolean tensor) uses the batch's statistics and adds the updates
+`moving = moving - (1 - decay) * (moving - batch)` to `updates_collections`
+(UPDATE_OPS; None runs them with the output); inference uses the moving
+statistics. Rank-2 and rank-4 inputs go through the fused kernel, as
+TF 1.x did by default, so the moving variance gets the batch variance with
+Bessel's correction; other ranks use the plain batch variance.
+"""
+
+from __future__ import annotations
+
+from tf1compat.contrib.arg_scope import add_arg_scope
+from tf1compat.contrib.framework import model_variable
+
+_UPDATE_OPS = object()  # the default: tf.GraphKeys.UPDATE_OPS
+
+
+def _unsupported(**given) -> None:
+    for name, value in given.items():
+        if value:
+            raise ValueError(f"batch_norm({name}=...) is not served by tf1compat. Use "
+                             "tf.compat.v1.layers.batch_normalization (legacy Keras) for it")
+
+
+@add_arg_scope
+def batch_norm(inputs, decay=0.999, center=True, scale=False, epsilon=0.001, activation_fn=None,
+               param_initializers=None, param_regularizers=None,
+               updates_collections=_UPDATE_OPS, is_training=True, reuse=None,
+               variables_collections=None, outputs_collections=None, trainable=True,
+               batch_weights=None, fused=None, data_format="NHWC",
+               zero_debias_moving_mean=False, scope=None, renorm=False, renorm_clipping=None,
+               renorm_decay=0.99, adjustment=None):
+    """Batch normalisation with moving statistics (see the module docstring)."""
+    import tensorflow as tf
+
+    from tf1compat.contrib.layers import _variable_collections, collect_named_outputs
+
+    v1 = tf.compat.v1
+    _unsupported(batch_weights=batch_weights is not None, renorm=renorm,
+                 zero_debias_moving_mean=zero_debias_moving_mean,
+                 adjustment=adjustment is not None)
+    if data_format not in ("NHWC", "NCHW"):
+        raise ValueError(f"data_format has to be either NCHW or NHWC; received {data_format!r}")
+    if updates_collections is _UPDATE_OPS:
+        updates_collections = v1.GraphKeys.UPDATE_OPS
+    initializers = param_initializers or {}
+    regularizers = param_regularizers or {}
+    with v1.variable_scope(scope, "BatchNorm", [inputs], reuse=reuse) as sc:
+        inputs = tf.convert_to_tensor(inputs)
+        rank = inputs.shape.ndims
+        if rank is None or rank < 2:
+            raise ValueError(f"Inputs to batch_norm must have a known rank of at least 2; "
+                             f"received shape {inputs.shape}")
+        channel_axis = 1 if data_format == "NCHW" else rank - 1
+        channels = inputs.shape[channel_axis]
+        if channels is None:
+            raise ValueError(f"the channel dimension must be known; received shape "
+                             f"{inputs.shape}")
+        dtype = inputs.dtype.base_dtype
+        shape = [int(channels)]
+
+        def param(name, default, trainable_param, extra_collections=()):
+            collections = list(_variable_collections(variables_collections, name) or [])
+            return model_variable(name, shape=shape, dtype=dtype,
+                                  initializer=initializers.get(name, default),
+                                  regularizer=regularizers.get(name),
+                                  collections=collections + list(extra_collections),
+                                  trainable=trainable_param)
+
+        beta = param("beta", v1.zeros_initializer(), trainable) if center else None
+        gamma = param("gamma", v1.ones_initializer(), trainable) if scale else None
+        moving = [v1.GraphKeys.MOVING_AVERAGE_VARIABLES]
+        moving_mean = param("moving_mean", v1.zeros_initializer(), False, moving)
+        moving_variance = param("moving_variance", v1.ones_initializer(), False, moving)
+        offset = beta if beta is not None else tf.zeros(shape, dtype)
+        factor = gamma if gamma is not None else tf.ones(shape, dtype)
+
+        def normalize(training: bool):
+            return _normalize(tf, inputs, rank, channel_axis, data_format, factor, offset,
+                              moving_mean, moving_variance, epsilon, training)
+
+        if isinstance(is_training, bool):
+            outputs, mean, variance = normalize(is_training)
+            updates = _updates(v1, moving_mean, moving_variance, mean, variance,
+                               decay) if is_training else []
+        else:
+            training = tf.cast(is_training, tf.bool)
+            outputs, mean, variance = tf.cond(training, lambda: normalize(True),
+                                              lambda: normalize(False))
+            updates = _updates(v1, moving_mean, moving_variance, mean, variance, decay,
+                               when=training)
+        if updates:
+            if updates_collections is None:
+                with tf.control_dependencies(updates):
+                    outputs = tf.identity(outputs)
+            else:
+                for update in updates:
+                    v1.add_to_collections(updates_collections, update)
+        if activation_fn is not None:
+            outputs = activation_fn(outputs)
+        return collect_named_outputs(outputs_collections, sc.name, outputs)
+
+
+def _normalize(tf, inputs, rank, channel_axis, data_format, gamma, beta, moving_mean,
+               moving_variance, epsilon, training):
+    """(outputs, mean used, variance used): batch statistics when training, else moving ones."""
+    v1 = tf.compat.v1
+    if rank in (2, 4):
+        x = tf.reshape(inputs, [-1, 1, 1, inputs.shape[-1]]) if rank == 2 else inputs
+        fmt = "NHWC" if rank == 2 else data_format
+        if training:
+            y, mean, variance = v1.nn.fused_batch_norm(x, gamma, beta, epsilon=epsilon,
+                                                       data_format=fmt, is_training=True)
+        else:
+            y, mean, variance = v1.nn.fused_batch_norm(x, gamma, beta, mean=moving_mean,
+                                                       variance=moving_variance,
+                                                       epsilon=epsilon, data_format=fmt,
+                                                       is_training=False)
+        y = tf.reshape(y, tf.shape(inputs)) if rank == 2 else y
+        y.set_shape(inputs.shape)
+        return y, mean, variance
+    axes = [axis for axis in range(rank) if axis != channel_axis]
+    broadcast = [1] * rank
+    broadcast[channel_axis] = -1
+    if training:
+        mean, variance = tf.nn.moments(inputs, axes)
+    else:
+        mean, variance = tf.identity(moving_mean), tf.identity(moving_variance)
+    y = tf.nn.batch_normalization(inputs, tf.reshape(mean, broadcast),
+                                  tf.reshape(variance, broadcast), tf.reshape(beta, broadcast),
+                                  tf.reshape(gamma, broadcast), epsilon)
+    return y, mean, variance
+
+
+def _updates(v1, moving_mean, moving_variance, mean, variance, decay, when=None) -> list:
+    """moving -= (1 - decay) * (moving - batch), for the mean and the variance."""
+    updates = []
+    for moving, batch in ((moving_mean, mean), (moving_variance, variance)):
+        def update(moving=moving, batch=batch):
+            return v1.assign_sub(moving, (moving - batch) * (1.0 - decay))
+
+        if when is None:
+            updates.append(update())
+        else:
+            updates.append(v1.cond(when, update, lambda moving=moving: v1.identity(moving)))
+    return updates

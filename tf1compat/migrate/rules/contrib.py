@@ -1,0 +1,235 @@
+"""`tf.contrib.X.Y` -> its TF2 home or tf1compat's replacement, from the one contrib table.
+
+Runs before tf_upgrade_v2 (which would otherwise turn some contrib names into
+calls that Keras 3 no longer serves), on the script as written:
+
+- `tf.contrib.framework.get_or_create_global_step` (mapped) ->
+  `tf.compat.v1.train.get_or_create_global_step`, the home the table names;
+- `tf.contrib.layers.flatten` (replaced) -> `tf1compat.contrib.layers.flatten`,
+  and `tf.contrib.slim` (a namespace) -> `tf1compat.contrib.slim`;
+- `import tensorflow.contrib.slim as slim`, `from tensorflow.contrib import rnn`,
+  `from tensorflow.contrib.layers import flatten` -> the same imports of tf1compat.contrib.
+
+A local alias of a contrib namespace (`slim = tf.contrib.slim`) keeps its
+name, but where tf_upgrade_v2 would rewrite a name by its spelling alone
+(`slim.l2_regularizer(s)` -> `tf.keras.regularizers.l2(0.5 * (s))`, a Keras 3
+regularizer that fails on TF1 graph variables) the full tf1compat name is
+written instead, out of its reach.
+
+An unsupported or unknown name is left as is and reported with the
+replacement to use, if one is known; so is a mapped name whose home this
+TensorFlow does not have. Rewrites keep every line where it was (imports are
+added after tf_upgrade_v2 ran, see `NEEDED_IMPORTS`), so tf_upgrade_v2's
+line numbers still point at the original file.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+import libcst.matchers as m
+
+from tf1compat.contrib import registry
+from tf1compat.migrate.findings import Kind
+from tf1compat.migrate.rules.base import Rule
+
+NEEDED_IMPORTS = "tf1compat.needed_imports"  # context.scratch key: modules to import later
+
+
+def dotted(node: cst.CSTNode) -> Optional[str]:
+    """'a.b.c' for a chain of names and attributes only (no calls or subscripts), else None."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = dotted(node.value)
+        return None if base is None else f"{base}.{node.attr.value}"
+    return None
+
+
+def needs_import(context, module: str) -> None:
+    needed = context.scratch.setdefault(NEEDED_IMPORTS, [])
+    if module not in needed:
+        needed.append(module)
+
+
+class ContribRule(Rule):
+    NAME = "contrib"
+    DESCRIPTION = "tf.contrib.X.Y -> its TF2 home or tf1compat.contrib (one table with run)"
+    TRIGGERS = ("contrib",)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        super().visit_Module(node)
+        self.replacements: dict[cst.CSTNode, str] = {}
+        self.reported: set[str] = set()
+        self.local_aliases = self._contrib_aliases(node)
+
+    def _contrib_aliases(self, module: cst.Module) -> dict[str, str]:
+        """Names the file binds to contrib namespaces: {'slim': 'slim'} for `slim = tf.contrib.slim`."""
+        aliases: dict[str, str] = {}
+        prefixes = [f"{self.names.alias}.contrib."] if self.names.alias else []
+        for assign in m.findall(module, m.Assign(targets=[m.AssignTarget(target=m.Name())])):
+            value = dotted(assign.value)
+            for prefix in prefixes:
+                if value and value.startswith(prefix):
+                    aliases[assign.targets[0].target.value] = value[len(prefix):]
+        for imp in m.findall(module, m.Import()):
+            for alias in imp.names:
+                name = dotted(alias.name) or ""
+                if name.startswith("tensorflow.contrib.") and alias.asname:
+                    aliases[alias.asname.name.value] = name[len("tensorflow.contrib."):]
+        for imp in m.findall(module, m.ImportFrom()):
+            if imp.module and dotted(imp.module) == "tensorflow.contrib" and \
+                    not isinstance(imp.names, cst.ImportStar):
+                for alias in imp.names:
+                    bound = alias.asname.name.value if alias.asname else alias.name.value
+                    aliases[bound] = alias.name.value
+        return {name: namespace for name, namespace in aliases.items()
+                if registry.is_namespace(namespace)}
+
+    # -- tf.contrib.X.Y in expressions --------------------------------------------------
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        name = dotted(node)
+        alias = self.names.alias
+        if name is None:
+            return True
+        if alias is None or not name.startswith(f"{alias}.contrib."):
+            self._shield_from_upgrade(name, node)
+            return True
+        code = self._rewrite(name[len(alias) + len(".contrib."):], node)
+        if code is not None:
+            self.replacements[node] = code
+        return False  # the chain is handled as a whole
+
+    def _shield_from_upgrade(self, name: str, node: cst.Attribute) -> None:
+        """`slim.l2_regularizer` (slim a contrib alias) -> the full tf1compat name."""
+        from tf1compat.migrate.upgrade_v2 import alias_keys
+
+        head, _, attr = name.partition(".")
+        namespace = self.local_aliases.get(head)
+        if namespace is None or "." in attr or name not in alias_keys():
+            return
+        entry = registry.lookup(f"{namespace}.{attr}")
+        if entry is None or entry.served is not registry.Served.REPLACED:
+            return
+        needs_import(self.context, f"tf1compat.contrib.{namespace.split('.')[0]}")
+        self.replacements[node] = entry.target
+        self._report(f"alias:{name}", node, Kind.CHANGED,
+                     f"{name} -> {entry.target}: tf_upgrade_v2 rewrites `{name}` by its "
+                     "spelling into a Keras 3 call, which fails on TF1 graph variables")
+
+    def leave_Attribute(self, original_node: cst.Attribute,
+                        updated_node: cst.Attribute) -> cst.BaseExpression:
+        code = self.replacements.get(original_node)
+        return updated_node if code is None else cst.parse_expression(code)
+
+    def _rewrite(self, name: str, node: cst.CSTNode) -> Optional[str]:
+        """The code standing for `tf.contrib.<name>`, or None (reported) to leave it."""
+        parts = name.split(".")
+        for end in range(len(parts), 0, -1):
+            head, rest = ".".join(parts[:end]), parts[end:]
+            entry = registry.lookup(head)
+            if entry is not None:
+                code = self._entry_code(entry, node)
+                return None if code is None else ".".join([code, *rest])
+            if registry.is_namespace(head):
+                if rest:  # a name the table does not know, under a known namespace
+                    self._not_converted(".".join([head, rest[0]]), node)
+                    return None
+                return self._namespace_code(head, node)
+        self._not_converted(parts[0], node)
+        return None
+
+    def _entry_code(self, entry: registry.Entry, node: cst.CSTNode) -> Optional[str]:
+        if entry.served is registry.Served.UNSUPPORTED:
+            self._not_converted(entry.name, node)
+            return None
+        missing = registry.missing_home(entry)
+        if missing is not None:
+            self._report(entry.name, node, Kind.NOT_CONVERTED, f"left as is: {missing}")
+            return None
+        if entry.served is registry.Served.MAPPED and entry.target.startswith("tf."):
+            code = f"{self.names.alias}.{entry.target[len('tf.'):]}"
+            self._report(entry.name, node, Kind.CHANGED,
+                         f"tf.contrib.{entry.name} -> {entry.target} (its TF2 home, from "
+                         f"{_source(entry)})")
+            return code
+        namespace = entry.name.split(".")[0]
+        needs_import(self.context, f"tf1compat.contrib.{namespace}")
+        self._report(entry.name, node, Kind.CHANGED,
+                     f"tf.contrib.{entry.name} -> {entry.target} (tf1compat's replacement: "
+                     "tf.contrib is not in TF 2)")
+        return entry.target
+
+    def _namespace_code(self, namespace: str, node: cst.CSTNode) -> str:
+        top = namespace.split(".")[0]
+        needs_import(self.context, f"tf1compat.contrib.{top}" if top in registry.MODULES
+                     else "tf1compat.contrib")
+        self._report(namespace, node, Kind.CHANGED,
+                     f"tf.contrib.{namespace} -> tf1compat.contrib.{namespace} (its names are "
+                     "served from tf1compat's contrib table)")
+        return f"tf1compat.contrib.{namespace}"
+
+    def _not_converted(self, name: str, node: cst.CSTNode) -> None:
+        self._report(name, node, Kind.NOT_CONVERTED,
+                     f"tf.contrib.{name} left as is: {registry.hint(name)}; it fails on TF 2.21 "
+                     "(under `tf1compat run` too)")
+
+    def _report(self, name: str, node, kind: Kind, message: str) -> None:
+        if name not in self.reported:
+            self.reported.add(name)
+            self.add(node, kind, message)
+
+    # -- import tensorflow.contrib... ---------------------------------------------------
+
+    def leave_Import(self, original_node: cst.Import,
+                     updated_node: cst.Import) -> cst.Import:
+        names = []
+        for alias in updated_node.names:
+            module = dotted(alias.name)
+            if module and module.startswith("tensorflow.contrib.") and alias.asname:
+                namespace = module[len("tensorflow.contrib."):]
+                if namespace in registry.MODULES:
+                    alias = alias.with_changes(
+                        name=cst.parse_expression(f"tf1compat.contrib.{namespace}"))
+                    self._report(namespace, original_node, Kind.CHANGED,
+                                 f"import {module} -> import tf1compat.contrib.{namespace}")
+                else:
+                    self._report(namespace, original_node, Kind.NOT_CONVERTED,
+                                 f"import {module} left as is: write `from tf1compat.contrib "
+                                 f"import {namespace.split('.')[-1]}` (or see: "
+                                 f"{registry.hint(namespace)})")
+            names.append(alias)
+        return updated_node.with_changes(names=names)
+
+    def leave_ImportFrom(self, original_node: cst.ImportFrom,
+                         updated_node: cst.ImportFrom) -> cst.ImportFrom:
+        module = dotted(updated_node.module) if updated_node.module else None
+        if not module or updated_node.relative or not (
+                module == "tensorflow.contrib" or module.startswith("tensorflow.contrib.")):
+            return updated_node
+        namespace = module[len("tensorflow.contrib."):] if module != "tensorflow.contrib" else ""
+        if namespace and namespace.split(".")[0] not in registry.MODULES:
+            self._report(namespace, original_node, Kind.NOT_CONVERTED,
+                         f"from {module} import ... left as is: tf1compat serves "
+                         f"tf.contrib.{namespace} names as attributes; write `from "
+                         f"tf1compat.contrib import {namespace.split('.')[0]}`")
+            return updated_node
+        if isinstance(updated_node.names, cst.ImportStar):
+            return updated_node
+        for alias in updated_node.names:
+            full = ".".join(filter(None, [namespace, alias.name.value]))
+            entry = registry.lookup(full)
+            if (entry is None and not registry.is_namespace(full)) or (
+                    entry is not None and entry.served is registry.Served.UNSUPPORTED):
+                self._not_converted(full, original_node)
+                return updated_node
+        target = "tf1compat.contrib" + (f".{namespace}" if namespace else "")
+        self._report(module, original_node, Kind.CHANGED,
+                     f"from {module} import ... -> from {target} import ...")
+        return updated_node.with_changes(module=cst.parse_expression(target))
+
+
+def _source(entry: registry.Entry) -> str:
+    return "TensorFlow's upgrade table" if entry.source == "tf_upgrade_v2" else "tf1compat's table"

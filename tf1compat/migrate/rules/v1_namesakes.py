@@ -1,0 +1,95 @@
+"""TF1 names whose TF2 namesake means something else, which tf_upgrade_v2 leaves as they are.
+
+The migrated script stays a graph program, so these go to `tf.compat.v1`:
+
+- `tf.summary.scalar/histogram/image/audio/text/tensor_summary/merge` are TF2
+  summaries under the same names (TensorBoard's, with a `step` and a default
+  writer); without the `tensorboard` package they raise "TensorBoard is not
+  installed", and with it they do not feed a TF1 FileWriter. ->
+  `tf.compat.v1.summary.*` (TF core, no TensorBoard needed).
+- `tf.flags` does not exist in TF2 (tf_upgrade_v2 only reports it) ->
+  `tf.compat.v1.flags`, absl flags with TF1's implicit parsing.
+- `tf.Variable(...)`: TF2's class always makes a resource variable, whose
+  `name:0` tensor is a handle (fetching "w:0" after `import_meta_graph` gives
+  bytes, not the value) -> `tf.compat.v1.Variable(...)`, TF1's variable in a
+  graph program.
+- `tf.device(f)` with a device function (`replica_device_setter(...)`, a
+  function of the op): TF2's `tf.device` takes strings only ("tf.device does
+  not support functions") -> `tf.compat.v1.device(f)`. String arguments stay.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from tf1compat.migrate.findings import Kind
+from tf1compat.migrate.rules.base import Rule
+
+_SUMMARY_OPS = ("scalar", "histogram", "image", "audio", "text", "tensor_summary", "merge")
+_STRING_NODES = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
+
+
+def _is_string(node: cst.BaseExpression) -> bool:
+    if isinstance(node, _STRING_NODES):
+        return True
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
+        return _is_string(node.left)  # "/gpu:%d" % i
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+            node.func.attr.value == "format":
+        return _is_string(node.func.value)
+    return False
+
+
+class V1NamesakesRule(Rule):
+    NAME = "v1-namesakes"
+    DESCRIPTION = "tf.summary.<v1 op>, tf.flags, tf.Variable(), tf.device(function) -> tf.compat.v1"
+    TRIGGERS = ("summary.", "flags", "Variable", "device")
+
+    def visit_Module(self, node: cst.Module) -> None:
+        super().visit_Module(node)
+        self.reported: set[str] = set()
+
+    def _say(self, key: str, node: cst.CSTNode, message: str) -> None:
+        if key not in self.reported:
+            self.reported.add(key)
+            self.add(node, Kind.CHANGED, message)
+
+    def leave_Attribute(self, original_node: cst.Attribute,
+                        updated_node: cst.Attribute) -> cst.BaseExpression:
+        alias = self.names.alias
+        if alias is None:
+            return updated_node
+        name = get_full_name_for_node(original_node)
+        if name in {f"{alias}.summary.{op}" for op in _SUMMARY_OPS}:
+            self._say("summary", original_node,
+                      f"{alias}.summary.* (TF1 ops) -> {alias}.compat.v1.summary.*: under TF2 "
+                      "these names are TensorBoard's summaries (they need the tensorboard "
+                      "package, a step and a default writer); the v1 ops feed a FileWriter "
+                      "without it")
+            return cst.parse_expression(f"{alias}.compat.v1.summary.{original_node.attr.value}")
+        if name == f"{alias}.flags":
+            self._say("flags", original_node, f"{alias}.flags -> {alias}.compat.v1.flags "
+                      "(TF2 has no tf.flags; the same absl flags, parsed on first use)")
+            return cst.parse_expression(f"{alias}.compat.v1.flags")
+        return updated_node
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        alias = self.names.alias
+        func = get_full_name_for_node(original_node.func) if alias else None
+        if func == f"{alias}.Variable":
+            self._say("Variable", original_node,
+                      f"{alias}.Variable(...) -> {alias}.compat.v1.Variable(...): TF2's class "
+                      "always makes a resource variable, whose 'name:0' tensor is a handle, "
+                      "not the value TF1 scripts fetch")
+            return updated_node.with_changes(
+                func=cst.parse_expression(f"{alias}.compat.v1.Variable"))
+        if func != f"{alias}.device":
+            return updated_node
+        if not original_node.args or _is_string(original_node.args[0].value):
+            return updated_node
+        self._say(f"device:{self.line(original_node)}", original_node,
+                  f"{alias}.device(...) -> {alias}.compat.v1.device(...): its argument may be "
+                  "a device function (replica_device_setter, a function of the op), which "
+                  "TF2's tf.device refuses")
+        return updated_node.with_changes(func=cst.parse_expression(f"{alias}.compat.v1.device"))

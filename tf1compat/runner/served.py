@@ -1,0 +1,71 @@
+"""How `tf1compat run` serves each TF1 name a script touches: native, mapped, replaced, unsupported.
+
+- native: `tf.compat.v1` has it (`tf.layers`, `tf.nn.rnn_cell` and TF1
+  `tf.keras` through legacy Keras, as TensorFlow itself routes them);
+- mapped / replaced / unsupported: `tf.contrib.*`, from the contrib table
+  (`tf1compat.contrib.registry`), and the modules TF 2.21 dropped that
+  tf1compat stands in for (`SERVED_MODULES`).
+
+Data and small functions only; the shim records, the report prints.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+
+# Names under `tensorflow.` that TF 2.21 lacks, and the tf1compat module serving each.
+SERVED_MODULES = {
+    "contrib": "tf1compat.contrib",
+    "examples.tutorials.mnist.input_data": "tf1compat.tutorials.mnist",
+}
+LEGACY_KERAS = ("layers.", "keras.", "nn.rnn_cell.")
+STATUSES = ("native", "mapped", "replaced", "unsupported")
+
+
+@dataclasses.dataclass
+class Symbol:
+    """One TF1 name the script used: how it was served and how often it was read."""
+
+    status: str
+    target: str
+    note: str = ""
+    uses: int = 0
+
+    def to_dict(self) -> dict[str, object]:
+        data: dict[str, object] = {"status": self.status, "target": self.target,
+                                   "uses": self.uses}
+        if self.note:
+            data["note"] = self.note
+        return data
+
+
+def served_module(path: str) -> Optional[str]:
+    """The tf1compat module standing for `tensorflow.<path>`, if it is one."""
+    return SERVED_MODULES.get(path)
+
+
+def is_served_package(path: str) -> bool:
+    """Whether `tensorflow.<path>` is a package above a served module ('examples.tutorials')."""
+    return any(key.startswith(path + ".") for key in SERVED_MODULES)
+
+
+def classify(path: str) -> Symbol:
+    """How `tf.<path>` (a name the script read successfully) is served."""
+    if path.startswith("contrib."):
+        from tf1compat.contrib import registry
+
+        entry = registry.lookup(path[len("contrib."):])
+        if entry is None:
+            return Symbol("replaced", "tf1compat." + path)
+        return Symbol(entry.served.value, entry.target, entry.note)
+    for prefix, module in SERVED_MODULES.items():
+        if path.startswith(prefix + "."):
+            return Symbol("replaced", f"{module}.{path[len(prefix) + 1:]}",
+                          f"tensorflow.{prefix} is not in TF 2.21")
+    note = "from legacy Keras (tf_keras)" if path.startswith(LEGACY_KERAS) else ""
+    return Symbol("native", f"tf.compat.v1.{path}", note)
+
+
+def unsupported(path: str, why: str) -> Symbol:
+    return Symbol("unsupported", "", why)
