@@ -68,6 +68,11 @@ def fake_hdfs(monkeypatch, tmp_path):
     module.glob = lambda pattern: ["hdfs://nn/d/b.csv", "hdfs://nn/d/a.csv"]
     module.text_line_dataset = lambda url: tf.data.TextLineDataset(local(url))
     monkeypatch.setitem(sys.modules, "tf1compat.hdfs", module)
+    # `import tf1compat.hdfs as hdfs` reads the package attribute first: when another test
+    # of this process imported the real module, the attribute must be replaced too.
+    import tf1compat
+
+    monkeypatch.setattr(tf1compat, "hdfs", module, raising=False)
     return module
 
 
