@@ -8,6 +8,7 @@ records, text) are written once per worker, never downloaded.
 """
 
 import ast
+import json
 import shutil
 import subprocess
 import sys
@@ -91,8 +92,10 @@ def migrated(tmp_path_factory):
     folder = tmp_path_factory.mktemp("migrated")
     for case in corpus.CASES:
         corpus.copy_case(case, folder)
-    subprocess.run([sys.executable, "-m", "tf1compat.cli.main", "migrate", str(folder),
-                    "--write"], check=True, capture_output=True, env=corpus.environment())
+    result = subprocess.run([sys.executable, "-m", "tf1compat.cli.main", "migrate", str(folder),
+                             "--write", "--json"], check=True, capture_output=True, text=True,
+                            env=corpus.environment())
+    (folder.parent / "migrate-report.json").write_text(result.stdout)
     return folder
 
 
@@ -107,6 +110,31 @@ def test_runs_under_plain_python_after_migrate(case, migrated, tmp_path, data):
     result = corpus.run_plain(case, migrated, tmp_path / "scratch", data)
     assert result.returncode == 0, result.stderr[-3000:]
     assert corpus.printed(result.stdout) == corpus.expected(case)
+
+
+@pytest.mark.xdist_group("migrated-corpus")
+def test_the_csv_queue_chains_are_converted_or_reported_with_their_reason(migrated):
+    report = json.loads((migrated.parent / "migrate-report.json").read_text())
+    chains = {Path(entry["path"]).name: [f for f in entry["findings"] if f["rule"] == "queue-chain"]
+              for entry in report["files"]}
+    # one ordered file, train.batch on one thread: converted (and run above, same results)
+    [converted] = chains["queue_csv_reader.py"]
+    assert converted["kind"] == "changed" and converted["line"] == 14
+    source = (migrated / "queue_csv_reader.py").read_text()
+    assert "from tf1compat.input_pipeline import input_pipeline" in source
+    assert ("_rows = input_pipeline([path], [[0], [0.0], [0]], header_lines=1, num_epochs=1, "
+            "shuffle=False, batch_size=4)\nxs, ys, labels = _rows.tensors\n") in source
+    assert "threads = _rows.start_queue_runners(sess=sess, coord=coord)" in source
+    assert not tf_names(source, "tf.compat.v1.train", "tf.compat.v1.TextLineReader",
+                        "tf.io.decode_csv")
+    # shuffled files into shuffle_batch on 4 threads: left as is, with both reasons and lines
+    threads = chains["csv_queue_threads.py"]
+    assert [(f["kind"], f["line"]) for f in threads] == [("not converted", 14),
+                                                          ("not converted", 18)]
+    assert "shuffles the file order" in threads[0]["message"]
+    assert "shuffle_batch mixes the rows through a RandomShuffleQueue with 4 threads" in \
+        threads[1]["message"]
+    assert "string_input_producer" in (migrated / "csv_queue_threads.py").read_text()
 
 
 MODERN = [case for case in corpus.CASES if case.script in

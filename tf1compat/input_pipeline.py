@@ -84,6 +84,7 @@ class InputPipeline:
         self._feeder = None
         self._errors = None
         self._runner = None
+        self._coordinator = None   # the script's Coordinator (start_queue_runners)
         self._state = "built"
         self._error_raised = False
 
@@ -138,7 +139,7 @@ class InputPipeline:
         self._session = session
         session.run(self._ops.init_op)
         self._coord = tf.compat.v1.train.Coordinator()
-        self._errors = FirstError()
+        self._errors = FirstError(self._report_error)
         self._runner = StepRunner(self._ops, session, self.spec, self.bad_rows)
         try:
             for runner in self._ops.queue_runners:
@@ -159,6 +160,71 @@ class InputPipeline:
             raise
         self._state = "running"
         return self
+
+    def start_queue_runners(self, sess: Any = None, coord: Any = None) -> list:
+        """Starts the pipeline where a TF1 script started its queue chain's runners.
+
+        `tf1compat migrate` writes `threads = rows.start_queue_runners(sess=sess,
+        coord=coord)` for `tf.compat.v1.train.start_queue_runners(sess=sess,
+        coord=coord)` once the chain became this pipeline, so the script's own
+        Coordinator loop behaves as before:
+
+        - a reading error of the pipeline's threads (a bad row, a file that
+          cannot be read) is reported with `coord.request_stop(error)` when it
+          happens, so `coord.should_stop()` turns True and `coord.join(threads)`
+          raises it, as TF1's queue runners reported theirs;
+        - once `coord` is asked to stop, the pipeline is closed: its threads
+          stop and are joined, and a `sess.run` waiting on the batch queue gets
+          OutOfRange, as TF1's runners closed their queues.
+
+        The graph's other queue runners are started too, as the TF1 call did
+        (the pipeline's own are not in the graph's collection).
+
+        Args:
+          sess: the `tf.compat.v1.Session` (as for `start()`).
+          coord: the script's `tf.compat.v1.train.Coordinator`.
+
+        Returns:
+          The threads to pass to `coord.join(threads)`: one that waits for
+          `coord` to stop and then closes the pipeline, then those of the
+          graph's other queue runners.
+
+        Raises:
+          InputPipelineError: no coord (a reading error would then go unseen),
+            the pipeline was started or closed already, or what `start()` raises.
+        """
+        import tensorflow as tf
+        if coord is None:
+            raise InputPipelineError(
+                "start_queue_runners needs coord= (a tf.compat.v1.train.Coordinator): reading "
+                "errors are reported to it; or use `with pipeline:` / start() and close()")
+        if self._state != "built":
+            raise InputPipelineError(f"this input pipeline was {self._state} already")
+        self._coordinator = coord
+        self.start(sess)
+        watcher = threading.Thread(target=self._close_when_stopped, args=(coord,),
+                                   name="tf1compat-csv-coordinator", daemon=True)
+        watcher.start()
+        others = []
+        if self._graph.get_collection(tf.compat.v1.GraphKeys.QUEUE_RUNNERS):
+            from tf1compat._csv.queue_graph import _quiet
+            with _quiet():
+                others = tf.compat.v1.train.start_queue_runners(sess=self._session, coord=coord)
+        return [watcher, *others]
+
+    def _close_when_stopped(self, coord: Any) -> None:
+        coord.wait_for_stop()
+        self.close()
+
+    def _report_error(self, error: BaseException) -> None:
+        """Reports a thread's first error to the script's Coordinator, if there is one."""
+        coord = self._coordinator
+        if coord is None:
+            return
+        try:
+            coord.request_stop((type(error), error, error.__traceback__))
+        except Exception:  # a Coordinator joined already re-raises; the error is kept anyway
+            pass
 
     def close(self, grace_seconds: float = 30.0) -> None:
         """Stops and joins every thread of the pipeline; safe to call twice.

@@ -200,3 +200,75 @@ def test_file_gone_after_construction_is_our_error(tmp_path, graph_session):
     with pytest.raises(InputPipelineError, match=r"reading CSV failed: .*gone\.csv"):
         with pipe:
             list(pipe)
+
+
+# -- start_queue_runners: what `tf1compat migrate` writes for a TF1 Coordinator loop ------
+def _coordinator_loop(session, pipe, coord, stop_after=None):
+    """The TF1 script's loop: read until OutOfRange or should_stop, request_stop, join."""
+    threads = pipe.start_queue_runners(sess=session, coord=coord)
+    batches = []
+    try:
+        while not coord.should_stop():
+            batches.append(session.run(pipe.tensors)[0].tolist())
+            if stop_after is not None and len(batches) == stop_after:
+                break
+    except tf.errors.OutOfRangeError:
+        pass
+    finally:
+        coord.request_stop()
+    coord.join(threads, stop_grace_period_secs=10)
+    return batches
+
+
+def test_start_queue_runners_serves_the_scripts_coordinator(tmp_path, graph_session):
+    _, session = graph_session
+    (tmp_path / "a.csv").write_text(csv_text(int_rows(10)))
+    before = set(threading.enumerate())
+    pipe = input_pipeline(str(tmp_path / "a.csv"), INTS, batch_size=4, session=session)
+    batches = _coordinator_loop(session, pipe, tf.compat.v1.train.Coordinator())
+    assert batches == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+    assert not pipe.running   # closed once the Coordinator stopped, its threads joined
+    assert [t for t in threading.enumerate() if t not in before] == []
+    with pytest.raises(InputPipelineError, match="closed already"):
+        pipe.start_queue_runners(sess=session, coord=tf.compat.v1.train.Coordinator())
+
+
+def test_request_stop_closes_an_endless_pipeline(tmp_path, graph_session):
+    _, session = graph_session
+    (tmp_path / "a.csv").write_text(csv_text(int_rows(10)))
+    before = set(threading.enumerate())
+    pipe = input_pipeline(str(tmp_path / "a.csv"), INTS, batch_size=4, num_epochs=None,
+                          session=session)
+    batches = _coordinator_loop(session, pipe, tf.compat.v1.train.Coordinator(), stop_after=3)
+    assert batches == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 0, 1]]
+    assert not pipe.running and [t for t in threading.enumerate() if t not in before] == []
+
+
+def test_a_bad_row_is_reported_to_the_coordinator(tmp_path, graph_session):
+    _, session = graph_session
+    (tmp_path / "bad.csv").write_text(csv_text(int_rows(6)) + "1,x,3\n" + csv_text(int_rows(6)))
+    coord = tf.compat.v1.train.Coordinator()
+    pipe = input_pipeline(str(tmp_path / "bad.csv"), INTS, batch_size=4, session=session)
+    with pytest.raises(BadRowError, match=r"bad\.csv:7"):   # raised by coord.join, as in TF1
+        _coordinator_loop(session, pipe, coord)
+    assert coord.should_stop() and not pipe.running
+
+
+def test_the_graphs_other_queue_runners_start_too(tmp_path):
+    (tmp_path / "a.csv").write_text(csv_text(int_rows(3)))
+    graph = tf.Graph()
+    config = tf.compat.v1.ConfigProto(operation_timeout_in_ms=20000)  # not started: no hang
+    with graph.as_default(), tf.compat.v1.Session(graph=graph, config=config) as session:
+        index = tf.compat.v1.train.range_input_producer(3, num_epochs=1, shuffle=False).dequeue()
+        pipe = input_pipeline(str(tmp_path / "a.csv"), INTS, session=session)
+        session.run(tf.compat.v1.local_variables_initializer())
+        coord = tf.compat.v1.train.Coordinator()
+        with pytest.raises(InputPipelineError, match="needs coord="):
+            pipe.start_queue_runners(sess=session)
+        threads = pipe.start_queue_runners(sess=session, coord=coord)
+        assert len(threads) > 1
+        assert [int(session.run(index)) for _ in range(3)] == [0, 1, 2]
+        assert session.run(pipe.tensors)[0].tolist() == [0, 1, 2]
+        coord.request_stop()
+        coord.join(threads, stop_grace_period_secs=10)
+    assert not pipe.running

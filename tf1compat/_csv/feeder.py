@@ -91,16 +91,25 @@ class StepRunner:
 
 
 class FirstError:
-    """The first error of any pipeline thread, kept for the consumer (thread-safe)."""
+    """The first error of any pipeline thread, kept for the consumer (thread-safe).
 
-    def __init__(self) -> None:
+    `on_first`, when given, is called with that first error as soon as it is
+    set (before the thread closes its queue), e.g. to report it to a TF1
+    Coordinator.
+    """
+
+    def __init__(self, on_first: Optional[Callable[[BaseException], None]] = None) -> None:
         self._lock = threading.Lock()
+        self._on_first = on_first
         self.error: Optional[BaseException] = None
 
     def set(self, error: BaseException) -> None:
         with self._lock:
-            if self.error is None:
-                self.error = error
+            if self.error is not None:
+                return
+            self.error = error
+        if self._on_first is not None:
+            self._on_first(error)
 
 
 class _Stage:
