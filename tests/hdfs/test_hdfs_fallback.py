@@ -56,6 +56,28 @@ def test_fallback_read_lines_and_glob_without_tensorflow(minidfs, hdfs_dir, tmp_
         list(read_lines(hdfs_dir + "/nope.csv"))
 
 
+
+@pytest.mark.hdfs
+def test_range_reads_give_the_local_bytes_across_blocks_and_at_the_end(minidfs, hdfs_dir, tmp_path):
+    # the modern pipeline reads its byte ranges this way (one hdfs-native call each)
+    from tf1compat._csv.files import read_range
+    from tf1compat.errors import HdfsNotFoundError
+
+    local = tmp_path / "rows.csv"
+    make_csv(local, 120_000)  # 3 MB: three 1 MiB blocks
+    data = local.read_bytes()
+    uri = hdfs_dir + "/ranges.csv"
+    put(minidfs, local, uri)
+
+    size = len(data)
+    for start, length in ((0, 1), (7, 65_536), ((1 << 20) - 9, 20), (size // 3, size // 2), (size - 5, 100),
+                          (size, 10), (size + 3, 10)):
+        assert read_range(uri, start, length) == data[start:start + length], (start, length)
+    pieces = [read_range(uri, s, 1 << 18) for s in range(0, size, 1 << 18)]
+    assert b"".join(pieces) == data
+    with pytest.raises(HdfsNotFoundError, match=hdfs_dir + "/absent.csv"):
+        read_range(hdfs_dir + "/absent.csv", 0, 10)
+
 def test_missing_plugin_warns_once_and_says_what_to_do(tmp_path):
     code = (
         "import warnings\n"

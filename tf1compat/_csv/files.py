@@ -15,6 +15,7 @@ the tf.data side can use.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import glob as _glob
 import os
 from typing import Iterable, Optional
@@ -92,6 +93,12 @@ class InputFile:
 
 def _has_magic(pattern: str) -> bool:
     return _glob.has_magic(pattern)
+
+
+@functools.lru_cache(maxsize=None)
+def _hdfs_native_installed() -> bool:
+    import importlib.util
+    return importlib.util.find_spec("hdfs_native") is not None
 
 
 def _gfile():
@@ -282,7 +289,11 @@ def plan_shards(file: InputFile, header_lines: int, chunk_bytes: int) -> list[Sh
 
 
 def read_range(path: str, start: int, length: int) -> bytes:
-    """The bytes [start, start + length) of a file (fewer at its end)."""
+    """The bytes [start, start + length) of a file (fewer at its end).
+
+    HDFS ranges are read by hdfs-native in one call where it is installed (the
+    plugin reads the same bytes through TensorFlow's smaller pieces).
+    """
     local = local_path(path)
     if local is not None:
         descriptor = os.open(local, os.O_RDONLY)
@@ -290,6 +301,9 @@ def read_range(path: str, start: int, length: int) -> bytes:
             return os.pread(descriptor, length, start)
         finally:
             os.close(descriptor)
+    if scheme_of(path) in HDFS_SCHEMES and _hdfs_native_installed():
+        from tf1compat.hdfs.fallback import read_range as read_hdfs_range  # noqa: WPS433
+        return read_hdfs_range(path, start, length)
     with open_binary(path) as handle:
         handle.seek(start)
         return handle.read(length)

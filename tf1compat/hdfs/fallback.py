@@ -59,6 +59,25 @@ def read_chunks(path: str, chunk_bytes: int = CHUNK_BYTES) -> Iterator[bytes]:
             yield chunk
 
 
+def read_range(path: str, start: int, length: int) -> bytes:
+    """The bytes [start, start + length) of the file at `path` (fewer at its end), in one call.
+
+    One hdfs-native range read fetches the range's blocks itself, about twice as fast as
+    the same bytes through TensorFlow's file API, which reads in 512 KiB pieces.
+
+    Raises:
+      HdfsNotFoundError: the file does not exist.
+      HdfsError: another HDFS failure (the message names the URI).
+    """
+    uri = HdfsUri.parse(path)
+    try:
+        with client_for(uri).read(uri.path) as reader:
+            length = max(0, min(length, reader.size - start))
+            return reader.read_range(start, length) if length else b""
+    except Exception as e:  # noqa: BLE001 - mapped to our error classes
+        raise translate_error("read", uri, e) from e
+
+
 def read_bytes(path: str) -> bytes:
     """The whole file at `path`."""
     return b"".join(read_chunks(path))
