@@ -16,7 +16,9 @@ def test_help_for_every_command():
 
 @pytest.fixture(scope="module")
 def explain_text():
-    result = run_cli("explain", "--growth", "--memory-fraction", "0.5", "--log-placement")
+    # a machine without GPUs, also where the tests run on one
+    result = run_cli("explain", "--growth", "--memory-fraction", "0.5", "--log-placement",
+                     env={"CUDA_VISIBLE_DEVICES": "-1"})
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -35,6 +37,15 @@ def test_explain_reports_status_of_each_option_on_this_machine(explain_text):
     assert "memory_fraction = 0.5  [not applicable]" in explain_text
     assert "log_placement = True  [applied]" in explain_text
     assert "Traceback" not in explain_text
+    # the GPU options mean nothing here: the way to see their TF2 code is named
+    assert "add --simulate-gpus N" in explain_text.splitlines()[-1]
+
+
+def test_explain_on_a_simulated_machine_has_no_hint():
+    result = run_cli("explain", "--growth", "--simulate-gpus", "1")
+    assert result.returncode == 0, result.stderr
+    assert "growth = True  [applied]" in result.stdout
+    assert "--simulate-gpus" not in result.stdout
 
 
 def test_explain_json_for_a_simulated_machine():

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from modern.config import ConfigureReport, ReportRow, code_for
     from modern.inventory import Inventory, detect
-    from modern.planning import plan
+    from modern.planning import Status, plan
     from tf1compat.options import SessionOptions
     from tf1compat.proto_conversion import proto_text
 
@@ -89,4 +89,8 @@ def run(args: argparse.Namespace) -> int:
                else f"this machine: {len(inventory.gpus)} GPU(s)")
     print(f"Status on {machine}:")
     print(textwrap.indent(str(report), "  "))
+    if args.simulate_gpus is None and not inventory.gpus and \
+            any(p.status is Status.NOT_APPLICABLE for p in planned):
+        print("\nFor the TF2 code on a machine with GPUs, add --simulate-gpus N "
+              "(and --gpu-memory-mib MIB).")
     return 0
