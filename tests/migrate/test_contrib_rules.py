@@ -109,6 +109,29 @@ def test_the_mnist_reader_import():
     assert findings[0].kind is Kind.NOT_CONVERTED
 
 
+def test_the_mnist_tutorial_model_import():
+    cases = {
+        "from tensorflow.examples.tutorials.mnist import mnist\n":
+            "from tf1compat.tutorials import mnist_model as mnist\n",
+        "from tensorflow.examples.tutorials.mnist import input_data, mnist as model\n":
+            "from tf1compat.tutorials import mnist as input_data, mnist_model as model\n",
+        "import tensorflow.examples.tutorials.mnist.mnist as mnist\n":
+            "import tf1compat.tutorials.mnist_model as mnist\n",
+        "from tensorflow.examples.tutorials.mnist.mnist import inference\n":
+            "from tf1compat.tutorials.mnist_model import inference\n",
+    }
+    for before, after in cases.items():
+        migrated, findings = rewrite(before)
+        assert migrated == after, before
+        assert findings and all(f.kind is Kind.CHANGED for f in findings), before
+    # One name nothing serves keeps the whole import as it is, and says so.
+    before = "from tensorflow.examples.tutorials.mnist import mnist, mnist_softmax\n"
+    migrated, findings = rewrite(before)
+    assert migrated == before
+    assert [f.kind for f in findings] == [Kind.NOT_CONVERTED]
+    assert "tensorflow.examples.tutorials.mnist.mnist" in findings[0].message
+
+
 def test_v1_namesakes_go_to_compat_v1():
     code = ("import tensorflow as tf\n"
             "tf.compat.v1.disable_v2_behavior()\n"

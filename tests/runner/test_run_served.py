@@ -119,3 +119,45 @@ def test_summaries_without_tensorboard_and_cells_without_tf_keras(tmp_path):
     result = run_cli("run", str(cells), env=env)
     assert result.returncode == 1
     assert "need legacy Keras" in result.stderr and "tf1compat[legacy]" in result.stderr
+
+
+def test_the_mnist_tutorial_model_is_served_with_the_reader(tmp_path):
+    """fully_connected_feed.py's imports: the reader and the tutorial model, both from examples."""
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "legacy_scripts"))
+    import synthetic_data
+
+    data = synthetic_data.write_mnist(tmp_path / "data", train=200, test=50)
+    path = write(tmp_path, "feed.py", f"""
+        import tensorflow as tf
+        from tensorflow.examples.tutorials.mnist import input_data
+        from tensorflow.examples.tutorials.mnist import mnist
+        import tensorflow.examples.tutorials.mnist.mnist as same
+        sets = input_data.read_data_sets({str(data)!r}, validation_size=50)
+        images = tf.placeholder(tf.float32, [None, mnist.IMAGE_PIXELS])
+        labels = tf.placeholder(tf.int32, [None])
+        logits = mnist.inference(images, 16, 8)
+        loss = mnist.loss(logits, labels)
+        train_op = mnist.training(loss, 0.1)
+        correct = same.evaluation(logits, labels)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            feed = {{images: sets.test.images, labels: sets.test.labels}}
+            first = sess.run(loss, feed)
+            for _ in range(20):
+                x, y = sets.train.next_batch(50)
+                sess.run(train_op, {{images: x, labels: y}})
+            print('loss fell', sess.run(loss, feed) < first,
+                  'correct', 0 <= sess.run(correct, feed) <= 50)
+            print('step', sess.run(tf.train.get_global_step()))
+        """)
+    report = tmp_path / "report.json"
+    result = run_cli("run", "--report-json", str(report), str(path))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "loss fell True correct True" in result.stdout
+    assert "step 20" in result.stdout
+    symbols = json.loads(report.read_text())["symbols"]
+    assert symbols["tf.examples.tutorials.mnist.mnist.inference"] == {
+        "status": "replaced", "target": "tf1compat.tutorials.mnist_model.inference", "uses": 1,
+        "note": "tensorflow.examples.tutorials.mnist.mnist is not in TF 2.21"}

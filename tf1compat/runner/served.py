@@ -18,6 +18,7 @@ from typing import Optional
 SERVED_MODULES = {
     "contrib": "tf1compat.contrib",
     "examples.tutorials.mnist.input_data": "tf1compat.tutorials.mnist",
+    "examples.tutorials.mnist.mnist": "tf1compat.tutorials.mnist_model",
 }
 LEGACY_KERAS = ("layers.", "keras.", "nn.rnn_cell.")
 STATUSES = ("native", "mapped", "replaced", "unsupported")
