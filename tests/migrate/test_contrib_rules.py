@@ -132,6 +132,32 @@ def test_the_mnist_tutorial_model_import():
     assert "tensorflow.examples.tutorials.mnist.mnist" in findings[0].message
 
 
+def test_tf1_only_modules_referenced_as_modules_go_to_compat_v1():
+    """`logging = tf.logging` (ptb_word_lm.py): tf_upgrade_v2 renames calls, not the module."""
+    import re
+
+    import tensorflow as tf
+
+    code = ("import tensorflow as tf\n"
+            "logging = tf.logging\n"
+            "gfile, app = tf.gfile, tf.app\n"
+            "tf.logging.set_verbosity(tf.logging.INFO)\n"
+            "writer = tf.python_io.TFRecordWriter\n"
+            "x = tf.placeholder(tf.float32)\n")
+    migrated, findings = migrate_source(code, "x.py", "tf1compat")
+    assert "logging = tf.compat.v1.logging\n" in migrated
+    assert "gfile, app = tf.compat.v1.gfile, tf.compat.v1.app\n" in migrated
+    assert "tf.compat.v1.logging.set_verbosity(tf.compat.v1.logging.INFO)" in migrated
+    assert "compat.v1.compat" not in migrated
+    # Every tf.* name left in the file exists in TF 2.21.
+    for name in set(re.findall(r"\btf((?:\.\w+)+)", migrated)):
+        value = tf
+        for part in name.strip(".").split("."):
+            value = getattr(value, part)
+    said = {f.message.split(" ")[0] for f in findings if f.rule == "v1-namesakes"}
+    assert {"tf.logging", "tf.gfile", "tf.app"} <= said
+
+
 def test_v1_namesakes_go_to_compat_v1():
     code = ("import tensorflow as tf\n"
             "tf.compat.v1.disable_v2_behavior()\n"
