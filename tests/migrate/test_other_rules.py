@@ -62,6 +62,8 @@ x = tf.compat.v1.placeholder(tf.float32)
         after = before.replace("import datetime\n",
                                "import datetime\ntf.compat.v1.disable_v2_behavior()\n")
         self.assertCodemod(before, after)
+        [finding] = findings_of(GraphModeRule, before)
+        assert finding.kind is Kind.CHANGED and finding.line == 6  # after `import datetime`
 
     def test_an_import_sharing_its_line_with_code_is_reported(self):
         code = "import tensorflow as tf; x = 1\ntf.compat.v1.Session()\n"

@@ -80,7 +80,9 @@ class GraphModeRule(Rule):
                                                      attr=m.Name("configure"))))])):
             index += 1  # modern.configure must run before anything else touches TF
         body.insert(index, cst.parse_statement(f"{alias}.compat.v1.disable_v2_behavior()\n"))
-        self.add(index + 1 if index < len(original_node.body) else 1, Kind.CHANGED,
+        # The line of the import the call now follows (a statement index is no line number).
+        self.add(original_node.body[index - 1] if len(original_node.body) == len(body) - 1
+                 else 1, Kind.CHANGED,
                  f"added {alias}.compat.v1.disable_v2_behavior() after the imports: TF2 runs "
                  "eagerly, and this script builds a TF1 graph (placeholders, queues, "
                  "Session.run) that only runs in graph mode")
