@@ -132,6 +132,31 @@ def test_the_mnist_tutorial_model_import():
     assert "tensorflow.examples.tutorials.mnist.mnist" in findings[0].message
 
 
+def test_contrib_learns_mnist_reader_goes_to_the_old_reader():
+    cases = {
+        "from tensorflow.contrib.learn.python.learn.datasets import mnist\n":
+            "from tf1compat.tutorials import mnist\n",
+        "from tensorflow.contrib.learn.python.learn.datasets import mnist as m\n":
+            "from tf1compat.tutorials import mnist as m\n",
+        "from tensorflow.contrib.learn.python.learn.datasets.mnist import read_data_sets\n":
+            "from tf1compat.tutorials.mnist import read_data_sets\n",
+        "import tensorflow.contrib.learn.python.learn.datasets.mnist as mnist\n":
+            "import tf1compat.tutorials.mnist as mnist\n",
+    }
+    for before, after in cases.items():
+        migrated, findings = rewrite(before)
+        assert migrated == after, before
+        assert [f.kind for f in findings] == [Kind.CHANGED], before
+    code = ("import tensorflow as tf\n"
+            "data = tf.contrib.learn.datasets.mnist.read_data_sets('d')\n"
+            "est = tf.contrib.learn.Estimator()\n")
+    migrated, findings = rewrite(code)
+    assert "import tf1compat.tutorials.mnist\n" in migrated
+    assert "data = tf1compat.tutorials.mnist.read_data_sets('d')" in migrated
+    assert "est = tf.contrib.learn.Estimator()" in migrated
+    assert [f.kind for f in findings if f.rule == "contrib"] == [Kind.CHANGED, Kind.NOT_CONVERTED]
+
+
 def test_tf1_only_modules_referenced_as_modules_go_to_compat_v1():
     """`logging = tf.logging` (ptb_word_lm.py): tf_upgrade_v2 renames calls, not the module."""
     import re

@@ -46,7 +46,7 @@ def test_contrib_and_the_mnist_reader_are_served_and_reported(tmp_path):
         print('libraries unchanged', 'tensorflow.contrib' not in sys.modules,
               not hasattr(sys.modules['tensorflow'], 'contrib'))
         try:
-            from tensorflow.contrib import learn
+            from tensorflow.contrib.learn import Estimator
         except ImportError as error:
             print('import error:', type(error).__name__, 'tf.contrib.learn' in str(error))
         try:
@@ -77,7 +77,7 @@ def test_contrib_and_the_mnist_reader_are_served_and_reported(tmp_path):
         "replaced"
     assert symbols["tf.placeholder"] == {"status": "native", "target":
                                          "tf.compat.v1.placeholder", "uses": 1}
-    assert symbols["tf.contrib.learn"]["status"] == "unsupported"
+    assert symbols["tf.contrib.learn.Estimator"]["status"] == "unsupported"
     assert symbols["tf.contrib.cudnn_rnn.CudnnLSTM"]["status"] == "unsupported"
     assert sum(data["served"].values()) == len(symbols)
     assert data["served"]["unsupported"] == 2
@@ -134,7 +134,11 @@ def test_the_mnist_tutorial_model_is_served_with_the_reader(tmp_path):
         from tensorflow.examples.tutorials.mnist import input_data
         from tensorflow.examples.tutorials.mnist import mnist
         import tensorflow.examples.tutorials.mnist.mnist as same
+        from tensorflow.contrib.learn.python.learn.datasets import mnist as learn_mnist
         sets = input_data.read_data_sets({str(data)!r}, validation_size=50)
+        raw = learn_mnist.read_data_sets({str(data)!r}, dtype=tf.uint8, reshape=False,
+                                         validation_size=50)
+        print('learn reader', raw.train.images.shape, raw.train.images.dtype)
         images = tf.placeholder(tf.float32, [None, mnist.IMAGE_PIXELS])
         labels = tf.placeholder(tf.int32, [None])
         logits = mnist.inference(images, 16, 8)
@@ -156,11 +160,14 @@ def test_the_mnist_tutorial_model_is_served_with_the_reader(tmp_path):
     result = run_cli("run", "--report-json", str(report), str(path))
     assert result.returncode == 0, result.stderr[-3000:]
     assert "loss fell True correct True" in result.stdout
+    assert "learn reader (150, 28, 28, 1) uint8" in result.stdout
     assert "step 20" in result.stdout
     symbols = json.loads(report.read_text())["symbols"]
     assert symbols["tf.examples.tutorials.mnist.mnist.inference"] == {
         "status": "replaced", "target": "tf1compat.tutorials.mnist_model.inference", "uses": 1,
         "note": "tensorflow.examples.tutorials.mnist.mnist is not in TF 2.21"}
+    assert symbols["tf.contrib.learn.python.learn.datasets.mnist.read_data_sets"]["target"] == \
+        "tf1compat.tutorials.mnist.read_data_sets"
 
 
 def test_a_removed_namespace_fails_at_the_scripts_line_with_what_to_do(tmp_path):
