@@ -168,6 +168,8 @@ def test_the_mnist_tutorial_model_is_served_with_the_reader(tmp_path):
         "note": "tensorflow.examples.tutorials.mnist.mnist is not in TF 2.21"}
     assert symbols["tf.contrib.learn.python.learn.datasets.mnist.read_data_sets"]["target"] == \
         "tf1compat.tutorials.mnist.read_data_sets"
+    no_path = json.loads(report.read_text())["no_tf2_path"]
+    assert not any("mnist" in name for name in no_path), no_path
 
 
 def test_a_removed_namespace_fails_at_the_scripts_line_with_what_to_do(tmp_path):
