@@ -35,7 +35,7 @@ from typing import Any, Optional
 from tf1compat.errors import Tf1CompatError
 
 # Our modules, one per contrib namespace we serve (tf1compat/contrib/<name>.py).
-MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn")
+MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn", "legacy_seq2seq")
 _TFA = "TensorFlow Addons, which has no release for TF 2.21 (its last, 0.23, needs TF < 2.16)"
 
 
@@ -101,6 +101,8 @@ REPLACED: dict[str, tuple[str, ...]] = {
                   "has_arg_scope", "arg_scoped_arguments", "assign_from_checkpoint_fn"),
     "rnn": ("LSTMBlockCell",),
     "seq2seq": ("sequence_loss",),
+    "legacy_seq2seq": ("rnn_decoder", "basic_rnn_seq2seq", "sequence_loss_by_example",
+                       "sequence_loss"),
     "slim": ("prefetch_queue", "prefetch_queue.prefetch_queue"),
     "cudnn_rnn": ("CudnnCompatibleLSTMCell", "CudnnCompatibleGRUCell"),
 }
