@@ -75,7 +75,8 @@ def test_namespaces_resolve_through_the_package():
     ("cudnn_rnn.CudnnLSTM", ["tf.contrib.cudnn_rnn.CudnnLSTM", "CudnnCompatibleLSTMCell"]),
     ("image.rotate", ["tf.contrib.image.rotate", "tfa.image.rotate", "no release for TF 2.21"]),
     ("seq2seq.BasicDecoder", ["tf.contrib.seq2seq.BasicDecoder", "tfa.seq2seq"]),
-    ("learn", ["tf.contrib.learn", "no successor"]),
+    ("learn.Estimator", ["tf.contrib.learn.Estimator", "no successor"]),
+    ("learn.datasets.base", ["tf.contrib.learn.datasets.base", "no successor"]),
     ("nosuchthing", ["tf.contrib.nosuchthing", "no replacement is known"]),
     ("data.StatsAggregator", ["tf.data.experimental.StatsAggregator", "does not have"]),
 ])
@@ -87,6 +88,16 @@ def test_anything_else_is_an_error_naming_it_and_its_replacement(path, words):
     assert isinstance(caught.value, AttributeError)
     for word in words:
         assert word in str(caught.value), (word, str(caught.value))
+
+
+def test_contrib_learns_mnist_reader_is_the_old_reader():
+    from tf1compat.tutorials import mnist
+
+    assert contrib.learn.datasets.mnist is mnist
+    assert contrib.learn.python.learn.datasets.mnist.read_data_sets is mnist.read_data_sets
+    entry = registry.lookup("learn.python.learn.datasets.mnist")
+    assert (entry.served.value, entry.target) == ("replaced", "tf1compat.tutorials.mnist")
+    assert registry.lookup("learn").served.value == "unsupported"
 
 
 def test_dunder_lookups_stay_plain_attribute_errors():

@@ -109,6 +109,80 @@ def test_the_mnist_reader_import():
     assert findings[0].kind is Kind.NOT_CONVERTED
 
 
+def test_the_mnist_tutorial_model_import():
+    cases = {
+        "from tensorflow.examples.tutorials.mnist import mnist\n":
+            "from tf1compat.tutorials import mnist_model as mnist\n",
+        "from tensorflow.examples.tutorials.mnist import input_data, mnist as model\n":
+            "from tf1compat.tutorials import mnist as input_data, mnist_model as model\n",
+        "import tensorflow.examples.tutorials.mnist.mnist as mnist\n":
+            "import tf1compat.tutorials.mnist_model as mnist\n",
+        "from tensorflow.examples.tutorials.mnist.mnist import inference\n":
+            "from tf1compat.tutorials.mnist_model import inference\n",
+    }
+    for before, after in cases.items():
+        migrated, findings = rewrite(before)
+        assert migrated == after, before
+        assert findings and all(f.kind is Kind.CHANGED for f in findings), before
+    # One name nothing serves keeps the whole import as it is, and says so.
+    before = "from tensorflow.examples.tutorials.mnist import mnist, mnist_softmax\n"
+    migrated, findings = rewrite(before)
+    assert migrated == before
+    assert [f.kind for f in findings] == [Kind.NOT_CONVERTED]
+    assert "tensorflow.examples.tutorials.mnist.mnist" in findings[0].message
+
+
+def test_contrib_learns_mnist_reader_goes_to_the_old_reader():
+    cases = {
+        "from tensorflow.contrib.learn.python.learn.datasets import mnist\n":
+            "from tf1compat.tutorials import mnist\n",
+        "from tensorflow.contrib.learn.python.learn.datasets import mnist as m\n":
+            "from tf1compat.tutorials import mnist as m\n",
+        "from tensorflow.contrib.learn.python.learn.datasets.mnist import read_data_sets\n":
+            "from tf1compat.tutorials.mnist import read_data_sets\n",
+        "import tensorflow.contrib.learn.python.learn.datasets.mnist as mnist\n":
+            "import tf1compat.tutorials.mnist as mnist\n",
+    }
+    for before, after in cases.items():
+        migrated, findings = rewrite(before)
+        assert migrated == after, before
+        assert [f.kind for f in findings] == [Kind.CHANGED], before
+    code = ("import tensorflow as tf\n"
+            "data = tf.contrib.learn.datasets.mnist.read_data_sets('d')\n"
+            "est = tf.contrib.learn.Estimator()\n")
+    migrated, findings = rewrite(code)
+    assert "import tf1compat.tutorials.mnist\n" in migrated
+    assert "data = tf1compat.tutorials.mnist.read_data_sets('d')" in migrated
+    assert "est = tf.contrib.learn.Estimator()" in migrated
+    assert [f.kind for f in findings if f.rule == "contrib"] == [Kind.CHANGED, Kind.NOT_CONVERTED]
+
+
+def test_tf1_only_modules_referenced_as_modules_go_to_compat_v1():
+    """`logging = tf.logging` (ptb_word_lm.py): tf_upgrade_v2 renames calls, not the module."""
+    import re
+
+    import tensorflow as tf
+
+    code = ("import tensorflow as tf\n"
+            "logging = tf.logging\n"
+            "gfile, app = tf.gfile, tf.app\n"
+            "tf.logging.set_verbosity(tf.logging.INFO)\n"
+            "writer = tf.python_io.TFRecordWriter\n"
+            "x = tf.placeholder(tf.float32)\n")
+    migrated, findings = migrate_source(code, "x.py", "tf1compat")
+    assert "logging = tf.compat.v1.logging\n" in migrated
+    assert "gfile, app = tf.compat.v1.gfile, tf.compat.v1.app\n" in migrated
+    assert "tf.compat.v1.logging.set_verbosity(tf.compat.v1.logging.INFO)" in migrated
+    assert "compat.v1.compat" not in migrated
+    # Every tf.* name left in the file exists in TF 2.21.
+    for name in set(re.findall(r"\btf((?:\.\w+)+)", migrated)):
+        value = tf
+        for part in name.strip(".").split("."):
+            value = getattr(value, part)
+    said = {f.message.split(" ")[0] for f in findings if f.rule == "v1-namesakes"}
+    assert {"tf.logging", "tf.gfile", "tf.app"} <= said
+
+
 def test_v1_namesakes_go_to_compat_v1():
     code = ("import tensorflow as tf\n"
             "tf.compat.v1.disable_v2_behavior()\n"

@@ -50,8 +50,23 @@ x = tf.compat.v1.placeholder(tf.float32)
         tf2 = "import tensorflow as tf\nprint(tf.constant(1) + 1)\n"
         self.assertCodemod(tf2, tf2)
 
-    def test_a_late_import_is_reported(self):
-        code = "x = 1\nimport tensorflow as tf\ntf.compat.v1.Session()\n"
+    def test_after_a_late_import(self):
+        """Real scripts read data before `import tensorflow`, or put strings after __future__."""
+        before = ('from __future__ import print_function\n'
+                  '"""Needs 2 GPUs."""\n'
+                  'from tf1compat.tutorials import mnist as input_data\n'
+                  'mnist = input_data.read_data_sets("MNIST_data/")\n'
+                  'import tensorflow as tf\n'
+                  'import datetime\n'
+                  'x = tf.compat.v1.placeholder(tf.float32)\n')
+        after = before.replace("import datetime\n",
+                               "import datetime\ntf.compat.v1.disable_v2_behavior()\n")
+        self.assertCodemod(before, after)
+        [finding] = findings_of(GraphModeRule, before)
+        assert finding.kind is Kind.CHANGED and finding.line == 6  # after `import datetime`
+
+    def test_an_import_sharing_its_line_with_code_is_reported(self):
+        code = "import tensorflow as tf; x = 1\ntf.compat.v1.Session()\n"
         self.assertCodemod(code, code)
         [finding] = findings_of(GraphModeRule, code)
         assert finding.kind is Kind.NOT_CONVERTED and "not imported at the top" in finding.message

@@ -46,7 +46,7 @@ def test_contrib_and_the_mnist_reader_are_served_and_reported(tmp_path):
         print('libraries unchanged', 'tensorflow.contrib' not in sys.modules,
               not hasattr(sys.modules['tensorflow'], 'contrib'))
         try:
-            from tensorflow.contrib import learn
+            from tensorflow.contrib.learn import Estimator
         except ImportError as error:
             print('import error:', type(error).__name__, 'tf.contrib.learn' in str(error))
         try:
@@ -77,7 +77,7 @@ def test_contrib_and_the_mnist_reader_are_served_and_reported(tmp_path):
         "replaced"
     assert symbols["tf.placeholder"] == {"status": "native", "target":
                                          "tf.compat.v1.placeholder", "uses": 1}
-    assert symbols["tf.contrib.learn"]["status"] == "unsupported"
+    assert symbols["tf.contrib.learn.Estimator"]["status"] == "unsupported"
     assert symbols["tf.contrib.cudnn_rnn.CudnnLSTM"]["status"] == "unsupported"
     assert sum(data["served"].values()) == len(symbols)
     assert data["served"]["unsupported"] == 2
@@ -119,3 +119,72 @@ def test_summaries_without_tensorboard_and_cells_without_tf_keras(tmp_path):
     result = run_cli("run", str(cells), env=env)
     assert result.returncode == 1
     assert "need legacy Keras" in result.stderr and "tf1compat[legacy]" in result.stderr
+
+
+def test_the_mnist_tutorial_model_is_served_with_the_reader(tmp_path):
+    """fully_connected_feed.py's imports: the reader and the tutorial model, both from examples."""
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "legacy_scripts"))
+    import synthetic_data
+
+    data = synthetic_data.write_mnist(tmp_path / "data", train=200, test=50)
+    path = write(tmp_path, "feed.py", f"""
+        import tensorflow as tf
+        from tensorflow.examples.tutorials.mnist import input_data
+        from tensorflow.examples.tutorials.mnist import mnist
+        import tensorflow.examples.tutorials.mnist.mnist as same
+        from tensorflow.contrib.learn.python.learn.datasets import mnist as learn_mnist
+        sets = input_data.read_data_sets({str(data)!r}, validation_size=50)
+        raw = learn_mnist.read_data_sets({str(data)!r}, dtype=tf.uint8, reshape=False,
+                                         validation_size=50)
+        print('learn reader', raw.train.images.shape, raw.train.images.dtype)
+        images = tf.placeholder(tf.float32, [None, mnist.IMAGE_PIXELS])
+        labels = tf.placeholder(tf.int32, [None])
+        logits = mnist.inference(images, 16, 8)
+        loss = mnist.loss(logits, labels)
+        train_op = mnist.training(loss, 0.1)
+        correct = same.evaluation(logits, labels)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            feed = {{images: sets.test.images, labels: sets.test.labels}}
+            first = sess.run(loss, feed)
+            for _ in range(20):
+                x, y = sets.train.next_batch(50)
+                sess.run(train_op, {{images: x, labels: y}})
+            print('loss fell', sess.run(loss, feed) < first,
+                  'correct', 0 <= sess.run(correct, feed) <= 50)
+            print('step', sess.run(tf.train.get_global_step()))
+        """)
+    report = tmp_path / "report.json"
+    result = run_cli("run", "--report-json", str(report), str(path))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "loss fell True correct True" in result.stdout
+    assert "learn reader (150, 28, 28, 1) uint8" in result.stdout
+    assert "step 20" in result.stdout
+    symbols = json.loads(report.read_text())["symbols"]
+    assert symbols["tf.examples.tutorials.mnist.mnist.inference"] == {
+        "status": "replaced", "target": "tf1compat.tutorials.mnist_model.inference", "uses": 1,
+        "note": "tensorflow.examples.tutorials.mnist.mnist is not in TF 2.21"}
+    assert symbols["tf.contrib.learn.python.learn.datasets.mnist.read_data_sets"]["target"] == \
+        "tf1compat.tutorials.mnist.read_data_sets"
+    no_path = json.loads(report.read_text())["no_tf2_path"]
+    assert not any("mnist" in name for name in no_path), no_path
+
+
+def test_a_removed_namespace_fails_at_the_scripts_line_with_what_to_do(tmp_path):
+    path = write(tmp_path, "estimator.py", """
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32)
+        model = tf.estimator.Estimator(lambda features, labels, mode: None)
+        """)
+    result = run_cli("run", str(path))
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    error = next(line for line in lines if line.startswith("AttributeError"))
+    assert "tf.estimator is not in TF 2.21" in error and "removed tf.estimator in 2.16" in error
+    assert "MonitoredTrainingSession" in error
+    # The last frame shown is the script's line, not tf1compat's attribute lookup.
+    frames = [line for line in lines if line.strip().startswith("File ")]
+    assert frames[-1].strip() == f'File "{path}", line 4, in <module>'
+    assert not any("tf1compat" in frame for frame in frames)

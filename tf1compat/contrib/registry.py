@@ -35,7 +35,7 @@ from typing import Any, Optional
 from tf1compat.errors import Tf1CompatError
 
 # Our modules, one per contrib namespace we serve (tf1compat/contrib/<name>.py).
-MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn")
+MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn", "legacy_seq2seq")
 _TFA = "TensorFlow Addons, which has no release for TF 2.21 (its last, 0.23, needs TF < 2.16)"
 
 
@@ -101,9 +101,21 @@ REPLACED: dict[str, tuple[str, ...]] = {
                   "has_arg_scope", "arg_scoped_arguments", "assign_from_checkpoint_fn"),
     "rnn": ("LSTMBlockCell",),
     "seq2seq": ("sequence_loss",),
+    "legacy_seq2seq": ("rnn_decoder", "basic_rnn_seq2seq", "sequence_loss_by_example",
+                       "sequence_loss"),
     "slim": ("prefetch_queue", "prefetch_queue.prefetch_queue"),
     "cudnn_rnn": ("CudnnCompatibleLSTMCell", "CudnnCompatibleGRUCell"),
 }
+
+# contrib modules that are a tf1compat module outside tf1compat.contrib: name -> module.
+# contrib.learn's MNIST reader is the one `tensorflow.examples.tutorials.mnist.input_data`
+# re-exported, which tf1compat.tutorials.mnist stands for.
+MODULE_HOMES: dict[str, str] = {
+    "learn.datasets.mnist": "tf1compat.tutorials.mnist",
+    "learn.python.learn.datasets.mnist": "tf1compat.tutorials.mnist",
+}
+MODULE_HOME_NOTE = ("contrib.learn's MNIST reader, the one tensorflow.examples.tutorials.mnist."
+                     "input_data re-exported; local files only, it never downloads")
 
 # Why a name TensorFlow's upgrade tool does convert is replaced here instead.
 _KERAS_3 = ("TensorFlow's upgrade tool rewrites it to {}, which under Keras 3 fails on TF1 "
@@ -193,6 +205,8 @@ def table() -> dict[str, Entry]:
             full = f"{namespace}.{name}"
             entries[full] = Entry(full, Served.REPLACED, f"tf1compat.contrib.{full}", "tf1compat",
                                   REPLACED_NOTES.get(full, ""))
+    for name, module in MODULE_HOMES.items():
+        entries[name] = Entry(name, Served.REPLACED, module, "tf1compat", MODULE_HOME_NOTE)
     # slim re-exports contrib.layers and contrib.framework under its own name.
     for name, entry in list(entries.items()):
         namespace, _, rest = name.partition(".")
@@ -246,6 +260,13 @@ def resolve(name: str) -> Any:
             raise
         raise ContribError(name, f"TensorFlow's upgrade table maps it to {entry.target}, which "
                                  f"TF 2.21 does not have ({error})") from None
+
+
+def import_for(entry: Entry) -> str:
+    """The module to import for a replaced entry's target ('tf1compat.contrib.layers')."""
+    if entry.name in MODULE_HOMES:
+        return entry.target
+    return "tf1compat.contrib." + entry.name.split(".")[0]
 
 
 def missing_home(entry: Entry) -> Optional[str]:

@@ -48,7 +48,15 @@ def _print_script_traceback(error: BaseException, is_user_file) -> None:
     while tb is not None and not is_user_file(tb.tb_frame.f_code.co_filename):
         tb = tb.tb_next
     # No frame of the script (a syntax error in it, say): the error alone, as Python shows it.
-    traceback.print_exception(type(error), error, tb)
+    report = traceback.TracebackException(type(error), error, tb)
+    # The run's own frames at the end (the TF1 module's attribute lookup raising "tf.X is not
+    # in TF 2.21") are not the script's: the error shows at the script's line, as TF1 had it.
+    runner_dir = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    stack = list(report.stack)
+    while len(stack) > 1 and stack[-1].filename.startswith(runner_dir):
+        stack.pop()
+    report.stack = traceback.StackSummary.from_list(stack)
+    print("".join(report.format()), end="", file=sys.stderr)
 
 
 def _on_sigterm(signum, frame):

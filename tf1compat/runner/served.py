@@ -18,6 +18,7 @@ from typing import Optional
 SERVED_MODULES = {
     "contrib": "tf1compat.contrib",
     "examples.tutorials.mnist.input_data": "tf1compat.tutorials.mnist",
+    "examples.tutorials.mnist.mnist": "tf1compat.tutorials.mnist_model",
 }
 LEGACY_KERAS = ("layers.", "keras.", "nn.rnn_cell.")
 STATUSES = ("native", "mapped", "replaced", "unsupported")
@@ -55,8 +56,13 @@ def classify(path: str) -> Symbol:
     if path.startswith("contrib."):
         from tf1compat.contrib import registry
 
-        entry = registry.lookup(path[len("contrib."):])
+        name = path[len("contrib."):]
+        entry = registry.lookup(name)
         if entry is None:
+            for module, home in registry.MODULE_HOMES.items():  # a name in a served module
+                if name.startswith(module + "."):
+                    return Symbol("replaced", home + name[len(module):],
+                                  registry.MODULE_HOME_NOTE)
             return Symbol("replaced", "tf1compat." + path)
         return Symbol(entry.served.value, entry.target, entry.note)
     for prefix, module in SERVED_MODULES.items():

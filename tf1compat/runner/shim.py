@@ -125,6 +125,8 @@ class TF1Module(types.ModuleType):
         usage.unsupported(path, str(error))
         if isinstance(error, Tf1CompatError):  # ours already names the name and what to do
             return error.with_traceback(None)
+        if top in _REMOVED:
+            return AttributeError(f"tf.{path} is not in TF 2.21: {_REMOVED[top]}")
         if top in ("contrib", "examples"):
             return AttributeError(f"tf.{path} is not in TF 2.21 and tf1compat does not serve it "
                                   f"({error})")
@@ -139,6 +141,14 @@ class TF1Module(types.ModuleType):
 
 
 _SERVED_TOPS = {path.split(".")[0] for path in served.SERVED_MODULES}
+
+# TF1 namespaces TensorFlow removed outright (tf.compat.v1 lacks them too) -> what to do instead.
+_REMOVED = {
+    "estimator": "TensorFlow removed tf.estimator in 2.16 (tf.compat.v1.estimator went with "
+                 "it) and tf1compat does not serve it; rewrite the model_fn and input_fn as "
+                 "tf.compat.v1 graph code under tf.train.MonitoredTrainingSession, or as a "
+                 "Keras model",
+}
 
 
 def _library_roots() -> list[str]:

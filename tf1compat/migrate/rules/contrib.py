@@ -155,8 +155,7 @@ class ContribRule(Rule):
                          f"tf.contrib.{entry.name} -> {entry.target} (its TF2 home, from "
                          f"{_source(entry)})")
             return code
-        namespace = entry.name.split(".")[0]
-        needs_import(self.context, f"tf1compat.contrib.{namespace}")
+        needs_import(self.context, registry.import_for(entry))
         self._report(entry.name, node, Kind.CHANGED,
                      f"tf.contrib.{entry.name} -> {entry.target} (tf1compat's replacement: "
                      "tf.contrib is not in TF 2)")
@@ -190,7 +189,13 @@ class ContribRule(Rule):
             module = dotted(alias.name)
             if module and module.startswith("tensorflow.contrib.") and alias.asname:
                 namespace = module[len("tensorflow.contrib."):]
-                if namespace in registry.MODULES:
+                if namespace in registry.MODULE_HOMES:
+                    home = registry.MODULE_HOMES[namespace]
+                    alias = alias.with_changes(name=cst.parse_expression(home))
+                    self._report(namespace, original_node, Kind.CHANGED,
+                                 f"import {module} -> import {home}: "
+                                 f"{registry.MODULE_HOME_NOTE}")
+                elif namespace in registry.MODULES:
                     alias = alias.with_changes(
                         name=cst.parse_expression(f"tf1compat.contrib.{namespace}"))
                     self._report(namespace, original_node, Kind.CHANGED,
@@ -210,6 +215,14 @@ class ContribRule(Rule):
                 module == "tensorflow.contrib" or module.startswith("tensorflow.contrib.")):
             return updated_node
         namespace = module[len("tensorflow.contrib."):] if module != "tensorflow.contrib" else ""
+        home = self._module_home(namespace, updated_node)
+        if home is not None:
+            module_home, names = home
+            self._report(module, original_node, Kind.CHANGED,
+                         f"from {module} import ... -> from {module_home} import ...: "
+                         f"{registry.MODULE_HOME_NOTE}")
+            return updated_node.with_changes(module=cst.parse_expression(module_home),
+                                             names=names)
         if namespace and namespace.split(".")[0] not in registry.MODULES:
             self._report(namespace, original_node, Kind.NOT_CONVERTED,
                          f"from {module} import ... left as is: tf1compat serves "
@@ -229,6 +242,31 @@ class ContribRule(Rule):
         self._report(module, original_node, Kind.CHANGED,
                      f"from {module} import ... -> from {target} import ...")
         return updated_node.with_changes(module=cst.parse_expression(target))
+
+
+    @staticmethod
+    def _module_home(namespace: str, node: cst.ImportFrom):
+        """(module, names) when the import is of a contrib module tf1compat serves elsewhere.
+
+        `from tensorflow.contrib.learn.python.learn.datasets.mnist import read_data_sets` ->
+        `from tf1compat.tutorials.mnist import read_data_sets`; `from ...datasets import mnist`
+        -> `from tf1compat.tutorials import mnist` (every name imported must be such a module).
+        """
+        if namespace in registry.MODULE_HOMES:
+            return registry.MODULE_HOMES[namespace], node.names
+        if isinstance(node.names, cst.ImportStar) or not namespace:
+            return None
+        homes = [registry.MODULE_HOMES.get(f"{namespace}.{alias.name.value}")
+                 for alias in node.names]
+        if not all(homes) or len({home.rpartition(".")[0] for home in homes}) != 1:
+            return None
+        names = [alias.with_changes(
+                     name=cst.Name(home.rpartition(".")[2]),
+                     asname=alias.asname or (cst.AsName(name=cst.Name(alias.name.value))
+                                             if home.rpartition(".")[2] != alias.name.value
+                                             else None))
+                 for alias, home in zip(node.names, homes)]
+        return homes[0].rpartition(".")[0], names
 
 
 def _source(entry: registry.Entry) -> str:

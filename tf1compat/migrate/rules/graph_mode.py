@@ -8,15 +8,47 @@ this rule adds the one call that makes them graph code again, as TF1 had it
 
 from __future__ import annotations
 
+from typing import Optional
+
 import libcst as cst
 import libcst.matchers as m
 from libcst.helpers import get_full_name_for_node
 
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
-from tf1compat.migrate.rules.session_options import program_start
 
 _ALREADY = ("disable_v2_behavior", "disable_eager_execution")
+
+
+def _imports(statement: cst.CSTNode) -> list[str]:
+    """The modules a top-level import line imports, or [] for any other statement."""
+    if not isinstance(statement, cst.SimpleStatementLine) or not all(
+            isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body):
+        return []
+    modules = []
+    for small in statement.body:
+        if isinstance(small, cst.Import):
+            modules += [get_full_name_for_node(alias.name) or "" for alias in small.names]
+        elif small.module is not None and not small.relative:
+            modules.append(get_full_name_for_node(small.module) or "")
+    return modules or [""]
+
+
+def _after_tensorflow_import(body) -> Optional[int]:
+    """Index just after the block of top-level imports holding the first `import tensorflow`.
+
+    Statements before that import (a docstring after `from __future__`, data read with the
+    MNIST reader before `import tensorflow as tf`) cannot use the script's `tf`; the call
+    goes after the import and the imports that follow it, before any graph is built.
+    """
+    for position, statement in enumerate(body):
+        if any(module == "tensorflow" or module.startswith("tensorflow.")
+               for module in _imports(statement)):
+            index = position + 1
+            while index < len(body) and _imports(body[index]):
+                index += 1
+            return index
+    return None
 
 
 class GraphModeRule(Rule):
@@ -37,9 +69,8 @@ class GraphModeRule(Rule):
         if not uses_v1:
             return updated_node
         body = list(updated_node.body)
-        index = program_start(body, alias)
-        if index == 0 or "tensorflow" not in updated_node.code_for_node(
-                cst.Module(body[:index])):
+        index = _after_tensorflow_import(body)
+        if index is None:
             self.add(1, Kind.NOT_CONVERTED,
                      "tensorflow is not imported at the top of the file, so graph mode "
                      "(tf.compat.v1.disable_v2_behavior()) was not added; add it after the import")
@@ -49,7 +80,9 @@ class GraphModeRule(Rule):
                                                      attr=m.Name("configure"))))])):
             index += 1  # modern.configure must run before anything else touches TF
         body.insert(index, cst.parse_statement(f"{alias}.compat.v1.disable_v2_behavior()\n"))
-        self.add(index + 1 if index < len(original_node.body) else 1, Kind.CHANGED,
+        # The line of the import the call now follows (a statement index is no line number).
+        self.add(original_node.body[index - 1] if len(original_node.body) == len(body) - 1
+                 else 1, Kind.CHANGED,
                  f"added {alias}.compat.v1.disable_v2_behavior() after the imports: TF2 runs "
                  "eagerly, and this script builds a TF1 graph (placeholders, queues, "
                  "Session.run) that only runs in graph mode")

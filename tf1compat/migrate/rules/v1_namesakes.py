@@ -8,7 +8,10 @@ The migrated script stays a graph program, so these go to `tf.compat.v1`:
   installed", and with it they do not feed a TF1 FileWriter. ->
   `tf.compat.v1.summary.*` (TF core, no TensorBoard needed).
 - `tf.flags` does not exist in TF2 (tf_upgrade_v2 only reports it) ->
-  `tf.compat.v1.flags`, absl flags with TF1's implicit parsing.
+  `tf.compat.v1.flags`, absl flags with TF1's implicit parsing. The other TF1
+  modules TF2 dropped from the top level (`tf.logging`, `tf.app`, `tf.gfile`,
+  `tf.python_io`, ...) likewise: tf_upgrade_v2 renames their functions
+  (`tf.logging.info`) but not the module itself (`logging = tf.logging`).
 - `tf.Variable(...)`: TF2's class always makes a resource variable, whose
   `name:0` tensor is a handle (fetching "w:0" after `import_meta_graph` gives
   bytes, not the value) -> `tf.compat.v1.Variable(...)`, TF1's variable in a
@@ -27,6 +30,21 @@ from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
 
 _SUMMARY_OPS = ("scalar", "histogram", "image", "audio", "text", "tensor_summary", "merge")
+# TF1 modules that TF2 dropped from the top level and tf.compat.v1 keeps -> why it matters.
+_V1_MODULES = {
+    "flags": "TF2 has no tf.flags; the same absl flags, parsed on first use",
+    "logging": "TF2 has no tf.logging; tf_upgrade_v2 renames its functions, not the module",
+    "app": "TF2 has no tf.app; tf_upgrade_v2 renames its functions, not the module",
+    "gfile": "TF2 has no tf.gfile (tf.io.gfile has other names); tf_upgrade_v2 renames its "
+             "functions, not the module",
+    "python_io": "TF2 has no tf.python_io; tf_upgrade_v2 renames its functions, not the module",
+    "resource_loader": "TF2 has no tf.resource_loader; tf_upgrade_v2 renames its functions, "
+                       "not the module",
+    "user_ops": "TF2 has no tf.user_ops",
+    "manip": "TF2 has no tf.manip",
+    "spectral": "TF2 has no tf.spectral",
+    "distributions": "TF2 has no tf.distributions",
+}
 _STRING_NODES = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 
 
@@ -43,8 +61,9 @@ def _is_string(node: cst.BaseExpression) -> bool:
 
 class V1NamesakesRule(Rule):
     NAME = "v1-namesakes"
-    DESCRIPTION = "tf.summary.<v1 op>, tf.flags, tf.Variable(), tf.device(function) -> tf.compat.v1"
-    TRIGGERS = ("summary.", "flags", "Variable", "device")
+    DESCRIPTION = ("tf.summary.<v1 op>, tf.flags / tf.logging / other TF1-only modules, "
+                   "tf.Variable(), tf.device(function) -> tf.compat.v1")
+    TRIGGERS = ("summary.", "Variable", "device", *_V1_MODULES)
 
     def visit_Module(self, node: cst.Module) -> None:
         super().visit_Module(node)
@@ -68,10 +87,11 @@ class V1NamesakesRule(Rule):
                       "package, a step and a default writer); the v1 ops feed a FileWriter "
                       "without it")
             return cst.parse_expression(f"{alias}.compat.v1.summary.{original_node.attr.value}")
-        if name == f"{alias}.flags":
-            self._say("flags", original_node, f"{alias}.flags -> {alias}.compat.v1.flags "
-                      "(TF2 has no tf.flags; the same absl flags, parsed on first use)")
-            return cst.parse_expression(f"{alias}.compat.v1.flags")
+        head, _, module = (name or "").rpartition(".")
+        if head == alias and module in _V1_MODULES:
+            self._say(module, original_node, f"{alias}.{module} -> {alias}.compat.v1.{module} "
+                      f"({_V1_MODULES[module]})")
+            return cst.parse_expression(f"{alias}.compat.v1.{module}")
         return updated_node
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
