@@ -188,3 +188,34 @@ def test_a_removed_namespace_fails_at_the_scripts_line_with_what_to_do(tmp_path)
     frames = [line for line in lines if line.strip().startswith("File ")]
     assert frames[-1].strip() == f'File "{path}", line 4, in <module>'
     assert not any("tf1compat" in frame for frame in frames)
+
+
+def test_the_compat_v1_import_of_half_migrated_scripts_gets_the_same_tf1_module(tmp_path):
+    # `import tensorflow.compat.v1 as tf; tf.disable_v2_behavior()` is how many scripts were
+    # half-migrated; their tf.contrib must be served as for `import tensorflow as tf`.
+    path = write(tmp_path, "script.py", """
+        import sys
+        import tensorflow.compat.v1 as tf
+        import tensorflow.compat.v1
+        import tensorflow.compat.v2 as tf2
+        from tensorflow.compat import v1 as also_v1
+        from tensorflow.compat.v1 import placeholder
+        tf.disable_v2_behavior()
+        print('same module', also_v1 is tf, tensorflow.compat.v1 is tf)
+        x = placeholder(tf.float32, [None, 2, 3])
+        flat = tf.contrib.layers.flatten(x)
+        with tf.Session() as sess:
+            print('flat', sess.run(flat, {x: [[[1, 2, 3], [4, 5, 6]]]}).tolist())
+        print('v2 kept', tf2.__name__.endswith('compat.v2'))
+        print('libraries unchanged', not hasattr(sys.modules['tensorflow.compat.v1'], 'contrib'))
+        """)
+    report = tmp_path / "report.json"
+    result = run_cli("run", "--report-json", str(report), str(path))
+    assert result.returncode == 0, result.stderr
+    assert "same module True True" in result.stdout
+    assert "flat [[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]]" in result.stdout
+    assert "v2 kept True" in result.stdout
+    assert "libraries unchanged True" in result.stdout
+    symbols = json.loads(report.read_text())["symbols"]
+    assert symbols["tf.contrib.layers.flatten"]["status"] == "replaced"
+    assert symbols["tf.placeholder"]["uses"] == 1  # one TF1 module: the same names

@@ -67,8 +67,10 @@ class TF1Module(types.ModuleType):
     so `tf.train.string_input_producer` is recorded under that name.
     """
 
-    def __init__(self, target: types.ModuleType, path: str, legacy_keras: bool):
+    def __init__(self, target: types.ModuleType, path: str, legacy_keras: bool,
+                 root: Optional["TF1Module"] = None):
         super().__init__(getattr(target, "__name__", "tensorflow"))
+        self.__dict__["_tf1_root"] = root if root is not None else self
         self.__dict__["_tf1_target"] = target
         self.__dict__["_tf1_path"] = path
         self.__dict__["_tf1_legacy_keras"] = legacy_keras
@@ -79,6 +81,10 @@ class TF1Module(types.ModuleType):
         path = f"{self._tf1_path}{name}"
         if name.startswith("__"):
             return getattr(self._tf1_target, name)
+        if path == "compat.v1":
+            # `import tensorflow.compat.v1 as tf` (the "swap" of half-migrated scripts) is
+            # the same TF1 module, tf.contrib and all, as `import tensorflow as tf`.
+            return self._tf1_root
         usage.used[path] += 1
         children = self._tf1_children
         if name in children:
@@ -90,7 +96,8 @@ class TF1Module(types.ModuleType):
             if value is None:
                 raise self._missing(name, path, error) from None
         if isinstance(value, types.ModuleType):
-            children[name] = TF1Module(value, path + ".", self._tf1_legacy_keras)
+            children[name] = TF1Module(value, path + ".", self._tf1_legacy_keras,
+                                       self._tf1_root)
             return children[name]
         usage.served(path)
         return value
@@ -140,7 +147,8 @@ class TF1Module(types.ModuleType):
         return f"<TF1 module tf.{self._tf1_path or ''} (tf.compat.v1 on TF 2.21, tf1compat run)>"
 
 
-_SERVED_TOPS = {path.split(".")[0] for path in served.SERVED_MODULES}
+# `tensorflow.compat...` too: its `v1` is the TF1 module itself (see TF1Module).
+_SERVED_TOPS = {path.split(".")[0] for path in served.SERVED_MODULES} | {"compat"}
 
 # TF1 namespaces TensorFlow removed outright (tf.compat.v1 lacks them too) -> what to do instead.
 _REMOVED = {
