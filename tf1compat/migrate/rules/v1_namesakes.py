@@ -79,19 +79,18 @@ class V1NamesakesRule(Rule):
         alias = self.names.alias
         if alias is None:
             return updated_node
-        name = get_full_name_for_node(original_node)
-        if name in {f"{alias}.summary.{op}" for op in _SUMMARY_OPS}:
+        head, _, last = (get_full_name_for_node(original_node) or "").rpartition(".")
+        if head == f"{alias}.summary" and last in _SUMMARY_OPS:
             self._say("summary", original_node,
                       f"{alias}.summary.* (TF1 ops) -> {alias}.compat.v1.summary.*: under TF2 "
                       "these names are TensorBoard's summaries (they need the tensorboard "
                       "package, a step and a default writer); the v1 ops feed a FileWriter "
                       "without it")
-            return cst.parse_expression(f"{alias}.compat.v1.summary.{original_node.attr.value}")
-        head, _, module = (name or "").rpartition(".")
-        if head == alias and module in _V1_MODULES:
-            self._say(module, original_node, f"{alias}.{module} -> {alias}.compat.v1.{module} "
-                      f"({_V1_MODULES[module]})")
-            return cst.parse_expression(f"{alias}.compat.v1.{module}")
+            return cst.parse_expression(f"{alias}.compat.v1.summary.{last}")
+        if head == alias and last in _V1_MODULES:
+            self._say(last, original_node, f"{alias}.{last} -> {alias}.compat.v1.{last} "
+                      f"({_V1_MODULES[last]})")
+            return cst.parse_expression(f"{alias}.compat.v1.{last}")
         return updated_node
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
