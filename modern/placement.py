@@ -4,7 +4,10 @@ TensorFlow records the partition graphs of a function, every node with its
 device, when the function is instantiated, which happens once per trace. So
 `run` calls the code as a new `tf.function` (a fresh copy when it is one
 already) with run metadata on, and reads those graphs: the placement is
-TF's own, after soft placement and Grappler.
+TF's own, after soft placement and Grappler. The same metadata holds each
+function's graph before optimization, the ops as the user wrote them, so an
+op Grappler or oneDNN fused into another node is reported on that node's
+device, saying so (see `tf1compat.written_ops`).
 
 It returns the same `Placement` object as `tf1compat.placement.run` does for
 a session, so the two worlds are checked with one set of assertions.
@@ -65,11 +68,10 @@ def run(fn: Callable, *args: Any, **kwargs: Any):
         metadata = context.export_run_metadata()
     finally:
         context.disable_run_metadata()
-    ops = []
-    for number, graphs in enumerate(metadata.function_graphs):
-        ops.extend(PlacedOp(node.name, node.op, node.device, str(number))
-                   for graph_def in graphs.partition_graphs for node in graph_def.node)
-    return result, Placement(ops)
+    return result, Placement.merged(
+        Placement.from_graph_defs(graphs.partition_graphs, str(number),
+                                  written_graph=graphs.pre_optimization_graph)
+        for number, graphs in enumerate(metadata.function_graphs))
 
 
 def tensor_device(tensor: Any) -> str:

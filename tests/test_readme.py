@@ -4,6 +4,9 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
+from isolated import run_python
 from tf1compat.option_table import markdown_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,3 +34,11 @@ def test_readme_has_exactly_two_setup_commands():
     assert first.startswith("python3 -m pip install -e") and "tf1compat " in first
     assert README.count("<!-- main-command -->") == 1
     assert README.count("<!-- test-command -->") == 1
+
+
+@pytest.mark.parametrize("onednn", ["1", "0"])
+def test_readme_placement_example_runs_under_both_onednn_settings(onednn):
+    match = re.search(r"<!-- placement-example -->\n```python\n(.*?)```", README, re.S)
+    assert match, "README lost its placement example"
+    result = run_python(match.group(1), env={"TF_ENABLE_ONEDNN_OPTS": onednn})
+    assert result.stdout.strip().startswith("fused into 'hidden' (")

@@ -115,5 +115,25 @@ def test_doctor_text_report_has_every_section():
     assert result.returncode == 0, result.stderr
     for section in ("Packages", "TensorFlow build", "Devices", "Environment", "Optional parts"):
         assert f"\n{section}\n" in result.stdout
+    assert "\noneDNN optimisations" in result.stdout
     assert "/physical_device:CPU:0" in result.stdout
     assert "WARNING: All log messages" not in result.stderr
+
+
+@pytest.mark.parametrize("value, enabled", [("1", True), ("0", False)])
+def test_doctor_says_whether_onednn_is_on_and_names_the_variable_that_forced_it(value, enabled):
+    result = run_cli("doctor", "--json", env={"TF_ENABLE_ONEDNN_OPTS": value})
+    assert result.returncode == 0, result.stderr
+    state = json.loads(result.stdout)["onednn"]
+    assert state["enabled"] is enabled
+    assert state["reason"] == f"TF_ENABLE_ONEDNN_OPTS={value}"
+
+
+def test_onednn_default_reason_names_the_cpu_features_that_turn_it_on():
+    pytest.importorskip("tensorflow")
+    from tf1compat import onednn
+
+    on = onednn.status({}, frozenset({"avx2", "amx_tile", "avx512_vnni"}))
+    assert on["reason"] == "default on this CPU: it has amx_tile, avx512_vnni"
+    assert on["cpu_features"] == ["amx_tile", "avx512_vnni"]
+    assert onednn.status({}, frozenset({"avx2"}))["cpu_features"] == []

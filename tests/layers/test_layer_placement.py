@@ -23,9 +23,11 @@ def compute_devices(model, names):
     found = {}
     for name in names:
         scope = re.compile(rf"(^|/){name}(_\\d+)?/")  # Keras adds _1, _2 on later calls
-        ops = [op for op in where.user_ops() if scope.search(op.name)
+        # The layer's ops as written: Grappler and oneDNN fuse them into _FusedMatMul /
+        # _MklNativeFusedMatMul nodes, which written_ops() reports on their devices.
+        ops = [op for op in where.written_ops() if scope.search(op.name)
                and "gradient_tape" not in op.name  # backward ops: see the module's note
-               and op.op_type in ("MatMul", "_FusedMatMul", "BiasAdd")]
+               and op.op_type in ("MatMul", "BiasAdd", "AddV2")]
         found[name] = sorted({op.short_device for op in ops})
     return found
 

@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from modern.inventory import DEVICE_ENVIRONMENT
+from tf1compat import onednn
 
 _PACKAGES = ("tf1compat", "tensorflow", "keras", "tf_keras", "numpy", "protobuf",
              "nvidia-ml-py", "hdfs-native", "libcst")
@@ -92,6 +93,7 @@ def collect(environ: dict[str, str]) -> dict[str, Any]:
                   ("is_cuda_build", "cuda_version", "cudnn_version", "cuda_compute_capabilities",
                    "is_rocm_build")},
         "devices": _devices(),
+        "onednn": onednn.status(environ),
         "environment": {name: environ.get(name) for name in DEVICE_ENVIRONMENT},
         "features": {
             "legacy_keras (tf_keras, for tf.layers)": importlib.util.find_spec("tf_keras")
@@ -118,6 +120,9 @@ def _print_report(report: dict[str, Any]) -> None:
         print(f"  {entry['kind']:<9} {entry['type']:<5} {entry['name']:<44} "
               f"{entry['detail']}".rstrip())
     print(f"  GPU memory read from: {devices['gpu_memory_source']}")
+    state = report["onednn"]
+    print("\noneDNN optimisations (fused and renamed ops, last-digit float differences)")
+    print(f"  {'on' if state['enabled'] else 'off'}: {state['reason']}")
     print("\nEnvironment")
     for name, value in report["environment"].items():
         print(f"  {name:<26} {value if value is not None else '(unset)'}")
