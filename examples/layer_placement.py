@@ -34,9 +34,10 @@ def _layer_devices(where) -> dict:
     found = {}
     for layer in DEVICES:
         scope = re.compile(rf"(^|/){layer}(_\d+)?/")
-        found[layer] = sorted({op.short_device for op in where.user_ops()
-                               if scope.search(op.name)
-                               and op.op_type in ("MatMul", "_FusedMatMul")})
+        # The MatMuls as written: Grappler and oneDNN fuse them with the bias add and
+        # relu, and written_ops() reports each on the device of the node that ran it.
+        found[layer] = sorted({op.short_device for op in where.written_ops()
+                               if scope.search(op.name) and op.op_type == "MatMul"})
     return found
 
 
