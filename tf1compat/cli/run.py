@@ -52,16 +52,21 @@ def run(args: argparse.Namespace) -> int:
     spec = RunSpec(script=args.script, args=list(args.script_args),
                    options=json_options(options), override=args.override,
                    device_map=device_map.to_list())
-    code, report = ChildRun(spec).run()
+    child = ChildRun(spec)
+    code, report = child.run()
     if report is None:
         if not args.no_report:
             print(f"tf1compat run: {os.path.basename(args.script)} ended with exit code {code} "
                   "before writing its report (stopped by a signal)", file=sys.stderr)
-        return code
-    if args.report_json:
-        with open(args.report_json, "w") as handle:
-            json.dump(report, handle, indent=2)
-    if not args.no_report:
-        sys.stdout.flush()
-        print(format_report(report), file=sys.stderr)
+    else:
+        if args.report_json:
+            with open(args.report_json, "w") as handle:
+                json.dump(report, handle, indent=2)
+        if not args.no_report:
+            sys.stdout.flush()
+            print(format_report(report), file=sys.stderr)
+    if child.killed_by is not None:  # end as the script did, as `python script.py` would
+        from tf1compat.runner.lifetime import end_as
+
+        return end_as(child.killed_by)
     return code
