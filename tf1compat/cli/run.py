@@ -21,7 +21,10 @@ def register(subparsers) -> None:
                     "creates (its own values win unless --override), and --device-map remaps "
                     "device requests. A report goes to stderr when it ends (every TF1 symbol "
                     "used and how it was served: native, mapped, replaced, unsupported); the "
-                    "exit code is the script's. Example: tf1compat run --device-map "
+                    "exit code is the script's. SIGTERM, SIGHUP and SIGINT stop it as they "
+                    "stop `python SCRIPT`, also while TensorFlow blocks it (a SIGINT that "
+                    "cannot reach it within 5 s, or a second one, ends it); if run dies, the "
+                    "script and all it started die too. Example: tf1compat run --device-map "
                     "'gpu:*=cpu:*' train.py --steps 10")
     parser.add_argument("--override", action="store_true",
                         help="the command line's options win over the script's own")

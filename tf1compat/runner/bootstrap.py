@@ -93,6 +93,7 @@ def main(spec_path: str) -> int:
     session_hook.install()
     hooks.hide_runner_frames()
     run.hooks = (session_hook, device_hook, import_hook)
+    from tf1compat.runner import report  # noqa: F401 - loaded now, not by a signal mid-import
 
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     sys.path[0] = script_dir  # as `python script.py` has it

@@ -70,10 +70,15 @@ class ChildRun:
         self.env = env
         self.forwarded: list[int] = []
         self.killed_by: Optional[int] = None
+        self.process: Optional[subprocess.Popen] = None
+        self._pending: list[int] = []
 
     def _forward(self, signum, frame) -> None:
         self.forwarded.append(signum)
-        _kill_group(self.process.pid, signum)
+        if self.process is None:  # passed on as soon as the child has started
+            self._pending.append(signum)
+        else:
+            _kill_group(self.process.pid, signum)
 
     def run(self) -> tuple[int, Optional[dict[str, Any]]]:
         """Runs the child to its end; returns (exit code, report or None)."""
@@ -84,18 +89,26 @@ class ChildRun:
                 handle.write(self.spec.to_json())
             command = [sys.executable, "-m", "tf1compat.runner.bootstrap", spec_path]
             previous = {sig: signal.getsignal(sig) for sig in FORWARDED}
+            for sig in FORWARDED:
+                signal.signal(sig, self._forward)
             # Its own process group, so signals reach all it started; the kernel kills it if we
             # die. This thread forks it and waits for it: the parent-death signal follows the
             # forking thread, which therefore outlives the child.
             own_group = sys.version_info < (3, 11)  # Popen's process_group is 3.11's
             group = {} if own_group else {"process_group": 0}
-            self.process = subprocess.Popen(
-                command, env=self.env, preexec_fn=die_with_parent(os.getpid(), own_group),
-                **group)
-            reaper = Reaper(self.process.pid)
             try:
-                for sig in FORWARDED:
-                    signal.signal(sig, self._forward)
+                self.process = subprocess.Popen(
+                    command, env=self.env, preexec_fn=die_with_parent(os.getpid(), own_group),
+                    **group)
+            except BaseException:
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
+                raise
+            reaper = None
+            try:
+                reaper = Reaper(self.process.pid)
+                for sig in self._pending:  # arrived while the child was starting
+                    _kill_group(self.process.pid, sig)
                 with _foreground(self.process.pid):
                     code = self._wait()
             finally:
@@ -106,7 +119,8 @@ class ChildRun:
                     self.process.wait()
                 # Stopped on request: nothing of the group may outlive us. Else what the
                 # script left running in the background stays, as under python.
-                reaper.release(kill_group=bool(self.forwarded))
+                if reaper is not None:
+                    reaper.release(kill_group=bool(self.forwarded))
             if self.forwarded:
                 _kill_group(self.process.pid, signal.SIGKILL)
             report = None
