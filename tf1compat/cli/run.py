@@ -21,7 +21,10 @@ def register(subparsers) -> None:
                     "creates (its own values win unless --override), and --device-map remaps "
                     "device requests. A report goes to stderr when it ends (every TF1 symbol "
                     "used and how it was served: native, mapped, replaced, unsupported); the "
-                    "exit code is the script's. Example: tf1compat run --device-map "
+                    "exit code is the script's. SIGTERM, SIGHUP and SIGINT stop it as they "
+                    "stop `python SCRIPT`, also while TensorFlow blocks it (a SIGINT that "
+                    "cannot reach it within 5 s, or a second one, ends it); if run dies, the "
+                    "script and all it started die too. Example: tf1compat run --device-map "
                     "'gpu:*=cpu:*' train.py --steps 10")
     parser.add_argument("--override", action="store_true",
                         help="the command line's options win over the script's own")
@@ -52,16 +55,21 @@ def run(args: argparse.Namespace) -> int:
     spec = RunSpec(script=args.script, args=list(args.script_args),
                    options=json_options(options), override=args.override,
                    device_map=device_map.to_list())
-    code, report = ChildRun(spec).run()
+    child = ChildRun(spec)
+    code, report = child.run()
     if report is None:
         if not args.no_report:
             print(f"tf1compat run: {os.path.basename(args.script)} ended with exit code {code} "
                   "before writing its report (stopped by a signal)", file=sys.stderr)
-        return code
-    if args.report_json:
-        with open(args.report_json, "w") as handle:
-            json.dump(report, handle, indent=2)
-    if not args.no_report:
-        sys.stdout.flush()
-        print(format_report(report), file=sys.stderr)
+    else:
+        if args.report_json:
+            with open(args.report_json, "w") as handle:
+                json.dump(report, handle, indent=2)
+        if not args.no_report:
+            sys.stdout.flush()
+            print(format_report(report), file=sys.stderr)
+    if child.killed_by is not None:  # end as the script did, as `python script.py` would
+        from tf1compat.runner.lifetime import end_as
+
+        return end_as(child.killed_by)
     return code

@@ -16,6 +16,8 @@ import sys
 import traceback
 from typing import Any, Optional
 
+from tf1compat.runner.stopping import Stopper, end_by
+
 
 def _prepare_environment() -> Optional[str]:
     """Routes tf.layers / tf.keras to tf_keras when it is installed; returns its version."""
@@ -59,35 +61,15 @@ def _print_script_traceback(error: BaseException, is_user_file) -> None:
     print("".join(report.format()), end="", file=sys.stderr)
 
 
-def _on_sigterm(signum, frame):
-    raise SystemExit(128 + signum)
-
-
-def _set_parent_death_signal() -> None:
-    """Linux: the child gets SIGTERM if the parent dies, so it is never orphaned."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        PR_SET_PDEATHSIG = 1
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    except Exception:  # best effort: the parent's own cleanup still applies
-        pass
-
-
 def main(spec_path: str) -> int:
     from tf1compat.runner import RunSpec
 
     with open(spec_path) as handle:
         spec = RunSpec.from_json(handle.read())
-    _set_parent_death_signal()
-    signal.signal(signal.SIGTERM, _on_sigterm)
-    # A parent started in the background has SIGINT ignored, and Python then keeps
-    # it ignored; the parent forwards SIGINT on purpose, so it must stop the script.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    legacy_keras = _prepare_environment()
+    run = _Run(spec)
+    stopper = Stopper(run.write_ended_by)  # before TensorFlow loads: a signal ends it promptly
+    stopper.install()
+    legacy_keras = run.legacy_keras = _prepare_environment()
 
     import tensorflow as tf
 
@@ -110,6 +92,8 @@ def main(spec_path: str) -> int:
                                      hooks.caller_in(import_hook.is_user_file))
     session_hook.install()
     hooks.hide_runner_frames()
+    run.hooks = (session_hook, device_hook, import_hook)
+    from tf1compat.runner import report  # noqa: F401 - loaded now, not by a signal mid-import
 
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     sys.path[0] = script_dir  # as `python script.py` has it
@@ -130,25 +114,49 @@ def main(spec_path: str) -> int:
         _print_script_traceback(error, import_hook.is_user_file)
         code, status = 1, f"raised {type(error).__name__}"
     finally:
+        stopper.finish()
         sys.stdout.flush()
-        if spec.report_path:
-            _write_report(spec, code, status, legacy_keras, session_hook, device_hook,
-                          import_hook)
+        run.write(code, status)
+    if status == "interrupted":  # an uncaught KeyboardInterrupt: Python exits by SIGINT
+        end_by(signal.SIGINT)
     return code
 
 
-def _write_report(spec, code: int, status: str, legacy_keras: Optional[str], session_hook,
-                  device_hook, import_hook) -> None:
-    from tf1compat.runner.report import build
-    from tf1compat.runner.shim import usage
+class _Run:
+    """What the report needs, filled in as the run gets there."""
 
-    report: dict[str, Any] = build(
-        spec=spec, exit_code=code, status=status, legacy_keras=legacy_keras,
-        sessions=session_hook.sessions,
-        remaps=device_hook.remaps if device_hook else {},
-        usage=usage, is_user_file=import_hook.is_user_file)
-    with open(spec.report_path, "w") as handle:
-        json.dump(report, handle, indent=2)
+    def __init__(self, spec):
+        self.spec = spec
+        self.legacy_keras: Optional[str] = None
+        self.hooks = None  # (session_hook, device_hook, import_hook) once installed
+
+    def write_ended_by(self, signum: int) -> None:
+        """The report of a script ended by a signal (called from any thread)."""
+        status = "interrupted" if signum == signal.SIGINT else \
+            f"killed by {signal.Signals(signum).name}"
+        for _ in range(3):  # the script's threads may change what is being read: try again
+            try:
+                self.write(128 + signum, status)
+                return
+            except RuntimeError:
+                continue
+
+    def write(self, code: int, status: str) -> None:
+        if not self.spec.report_path or self.hooks is None:
+            return
+        from tf1compat.runner.report import build
+        from tf1compat.runner.shim import usage
+
+        session_hook, device_hook, import_hook = self.hooks
+        report: dict[str, Any] = build(
+            spec=self.spec, exit_code=code, status=status, legacy_keras=self.legacy_keras,
+            sessions=list(session_hook.sessions),
+            remaps=dict(device_hook.remaps) if device_hook else {},
+            usage=usage, is_user_file=import_hook.is_user_file)
+        partial = self.spec.report_path + ".partial"
+        with open(partial, "w") as handle:
+            json.dump(report, handle, indent=2)
+        os.replace(partial, self.spec.report_path)  # the parent never reads half a report
 
 
 if __name__ == "__main__":

@@ -2,10 +2,12 @@
 
 The child runs in its own process group. SIGINT, SIGTERM and SIGHUP sent to
 the parent are forwarded to that whole group (the script and anything it
-started); if the group has not ended `grace` seconds later it is killed, so
-no process is left behind. When the terminal is the parent's, the child's
-group is made the foreground group for the run, so Ctrl-C and reads from the
-terminal reach the script as they would under `python script.py`.
+started); the child then stops as `python script.py` would (`stopping`), and
+once it has ended the rest of the group is killed, so no process is left
+behind. If the parent itself dies, by any signal, the kernel kills the child
+and a reaper kills its group (`lifetime`). When the terminal is the parent's,
+the child's group is made the foreground group for the run, so Ctrl-C and
+reads from the terminal reach the script as they would under `python script.py`.
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from typing import Any, Iterator, Optional
 
 from tf1compat.runner import RunSpec
+from tf1compat.runner.lifetime import Reaper, die_with_parent
 
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
@@ -58,20 +60,25 @@ def _foreground(pgid: int) -> Iterator[None]:
 
 
 class ChildRun:
-    """One run of the bootstrap in a child process."""
+    """One run of the bootstrap in a child process.
 
-    def __init__(self, spec: RunSpec, grace: float = 10.0, env: Optional[dict] = None):
+    After `run`, `killed_by` is the signal that ended the child, if one did.
+    """
+
+    def __init__(self, spec: RunSpec, env: Optional[dict] = None):
         self.spec = spec
-        self.grace = grace
         self.env = env
-        self.forwarded_at: Optional[float] = None
         self.forwarded: list[int] = []
+        self.killed_by: Optional[int] = None
+        self.process: Optional[subprocess.Popen] = None
+        self._pending: list[int] = []
 
     def _forward(self, signum, frame) -> None:
         self.forwarded.append(signum)
-        if self.forwarded_at is None:
-            self.forwarded_at = time.monotonic()
-        _kill_group(self.process.pid, signum)
+        if self.process is None:  # passed on as soon as the child has started
+            self._pending.append(signum)
+        else:
+            _kill_group(self.process.pid, signum)
 
     def run(self) -> tuple[int, Optional[dict[str, Any]]]:
         """Runs the child to its end; returns (exit code, report or None)."""
@@ -82,12 +89,26 @@ class ChildRun:
                 handle.write(self.spec.to_json())
             command = [sys.executable, "-m", "tf1compat.runner.bootstrap", spec_path]
             previous = {sig: signal.getsignal(sig) for sig in FORWARDED}
-            group = {"process_group": 0} if sys.version_info >= (3, 11) else \
-                {"preexec_fn": os.setpgrp}  # its own process group, so signals reach it all
-            self.process = subprocess.Popen(command, env=self.env, **group)
+            for sig in FORWARDED:
+                signal.signal(sig, self._forward)
+            # Its own process group, so signals reach all it started; the kernel kills it if we
+            # die. This thread forks it and waits for it: the parent-death signal follows the
+            # forking thread, which therefore outlives the child.
+            own_group = sys.version_info < (3, 11)  # Popen's process_group is 3.11's
+            group = {} if own_group else {"process_group": 0}
             try:
-                for sig in FORWARDED:
-                    signal.signal(sig, self._forward)
+                self.process = subprocess.Popen(
+                    command, env=self.env, preexec_fn=die_with_parent(os.getpid(), own_group),
+                    **group)
+            except BaseException:
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
+                raise
+            reaper = None
+            try:
+                reaper = Reaper(self.process.pid)
+                for sig in self._pending:  # arrived while the child was starting
+                    _kill_group(self.process.pid, sig)
                 with _foreground(self.process.pid):
                     code = self._wait()
             finally:
@@ -96,7 +117,11 @@ class ChildRun:
                 if self.process.poll() is None:  # we are failing ourselves: take it down
                     _kill_group(self.process.pid, signal.SIGKILL)
                     self.process.wait()
-            if self.forwarded:  # stopped on request: nothing of the group may outlive us
+                # Stopped on request: nothing of the group may outlive us. Else what the
+                # script left running in the background stays, as under python.
+                if reaper is not None:
+                    reaper.release(kill_group=bool(self.forwarded))
+            if self.forwarded:
                 _kill_group(self.process.pid, signal.SIGKILL)
             report = None
             if os.path.exists(self.spec.report_path):
@@ -106,14 +131,8 @@ class ChildRun:
         return code, report
 
     def _wait(self) -> int:
-        while True:
-            try:
-                return_code = self.process.wait(timeout=0.2)
-                break
-            except subprocess.TimeoutExpired:
-                if self.forwarded_at is not None and \
-                        time.monotonic() - self.forwarded_at > self.grace:
-                    _kill_group(self.process.pid, signal.SIGKILL)
+        return_code = self.process.wait()  # our handlers forward signals meanwhile
         if return_code < 0:  # killed by a signal: report it the way a shell does
+            self.killed_by = -return_code
             return 128 - return_code
         return return_code
