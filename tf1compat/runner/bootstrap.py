@@ -105,7 +105,12 @@ def main(spec_path: str) -> int:
     device_hook = hooks.DeviceHook(device_map) if device_map else None
     if device_hook:
         device_hook.install()
-    import_hook = shim.install([script_dir], legacy_keras=legacy_keras is not None)
+    from tf1compat.runner import roots
+
+    run_roots = roots.current(script_dir, spec.user_roots, spec.library_roots)
+    import_hook = shim.install(run_roots.user_paths(), legacy_keras=legacy_keras is not None,
+                               library_roots=[r.path for r in run_roots.library
+                                              if r.why == roots.LIBRARY_ROOT_FLAG])
     session_hook = hooks.SessionHook(SessionOptions(**spec.options), spec.override, device_hook,
                                      hooks.caller_in(import_hook.is_user_file))
     session_hook.install()
@@ -133,12 +138,12 @@ def main(spec_path: str) -> int:
         sys.stdout.flush()
         if spec.report_path:
             _write_report(spec, code, status, legacy_keras, session_hook, device_hook,
-                          import_hook)
+                          import_hook, run_roots)
     return code
 
 
 def _write_report(spec, code: int, status: str, legacy_keras: Optional[str], session_hook,
-                  device_hook, import_hook) -> None:
+                  device_hook, import_hook, run_roots=None) -> None:
     from tf1compat.runner.report import build
     from tf1compat.runner.shim import usage
 
@@ -147,6 +152,8 @@ def _write_report(spec, code: int, status: str, legacy_keras: Optional[str], ses
         sessions=session_hook.sessions,
         remaps=device_hook.remaps if device_hook else {},
         usage=usage, is_user_file=import_hook.is_user_file)
+    if run_roots is not None:
+        report["roots"] = run_roots.to_dict()
     with open(spec.report_path, "w") as handle:
         json.dump(report, handle, indent=2)
 
