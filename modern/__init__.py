@@ -3,16 +3,19 @@
 `modern.configure(growth=True)` applies what `tf1compat.session(growth=True)`
 asks for, with `tf.config` calls in the order TF2 needs; `modern.plan` returns
 those calls without running them and `modern.explain` prints them as code.
-Importing this package does not import TensorFlow.
+Importing this package does not import TensorFlow; once the program imports
+it, `hdfs://` paths work (`tf1compat.hdfs.on_import`).
 """
 
 from __future__ import annotations
 
+from tf1compat.hdfs.on_import import register_after_tensorflow_import
 from tf1compat.lazy_exports import lazy_exports
 
 from modern import runtime as _runtime
 
 _runtime.install_watch()
+register_after_tensorflow_import()
 
 _EXPORTS = {
     "SessionOptions": "tf1compat.options",

@@ -3,12 +3,17 @@
 `tf1compat.session(growth=True)` gives a `tf.compat.v1.Session` with the
 ConfigProto options of a TF1 script; `modern.configure(growth=True)` applies
 the same options the TF2 way. Importing this package does not import
-TensorFlow: each name below is loaded on first use.
+TensorFlow: each name below is loaded on first use. Once the program imports
+TensorFlow (before or after this package), `hdfs://` paths work in it
+(`tf1compat.hdfs.on_import`).
 """
 
 from __future__ import annotations
 
+from tf1compat.hdfs.on_import import register_after_tensorflow_import
 from tf1compat.lazy_exports import lazy_exports
+
+register_after_tensorflow_import()
 
 __version__ = "0.1.0"
 

@@ -1,8 +1,12 @@
 """`tf1compat.session(...)`: a TF1 session with ConfigProto options, on TF 2.21.
 
-Inside the block the session's graph is the default graph, so ops built there
-belong to the session and run in graph mode, as in TF1 code; nothing global
-is changed once the block ends (no `disable_v2_behavior()`).
+`session(...)` checks its options at the call and returns the session itself,
+used as `with tf1compat.session(...) as sess:` or as `sess = tf1compat.session(...)`
+(then closed by `sess.close()`). From its creation until it is closed, the
+session's graph is this thread's default graph (graph mode) and the session is
+the default session, so ops built after it belong to it, as in TF1 code; once
+it is closed (at the end of the `with` block) the defaults are what they were
+(no `disable_v2_behavior()`). See `tf1compat.session_defaults`.
 
 TensorFlow fixes a process's GPU options (growth, memory fraction, visible
 and virtual devices) when the first session creates the GPU devices; a later
@@ -13,12 +17,11 @@ something else.
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import warnings
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
-from tf1compat import device_errors
+from tf1compat import device_errors, session_defaults
 from tf1compat.options import SessionOptions
 
 # What TensorFlow uses for a GPU option a session leaves unset.
@@ -49,7 +52,7 @@ class _ProcessGpuOptions:
         self._lock = threading.Lock()
         self.first: Optional[SessionOptions] = None
 
-    def check(self, options: SessionOptions) -> None:
+    def check(self, options: SessionOptions, stacklevel: int = 4) -> None:
         with self._lock:
             if self.first is None:
                 self.first = options
@@ -63,7 +66,7 @@ class _ProcessGpuOptions:
                     f"process set {_shown(first, field)}, and TensorFlow keeps the first session's "
                     "GPU options for the whole process; the new value is ignored. Give every "
                     "session the same GPU options, or run this one in its own process."),
-                    stacklevel=4)
+                    stacklevel=stacklevel)
 
     def reset(self) -> None:
         """Forgets the first session (tests only: TensorFlow itself never forgets)."""
@@ -96,6 +99,20 @@ def _compat_session_class():
                     raise
                 raise translated from None
 
+        def close(self):
+            super().close()
+            defaults = self.__dict__.get("_tf1compat_defaults")
+            if defaults is not None:
+                defaults.leave()
+
+        def __exit__(self, exec_type, exec_value, exec_tb):
+            try:
+                return super().__exit__(exec_type, exec_value, exec_tb)
+            finally:  # TF may have closed it in a thread of its own: leave the defaults here
+                defaults = self.__dict__.get("_tf1compat_defaults")
+                if defaults is not None:
+                    defaults.leave()
+
     _session_class = Session
     return Session
 
@@ -109,24 +126,30 @@ def config_proto(options: Any = None, /, **keywords: Any):
     return SessionOptions.coerce(options, **keywords).to_config_proto()
 
 
-@contextlib.contextmanager
-def session(options: Any = None, /, *, graph=None, target: str = "",
-            **keywords: Any) -> Iterator[Any]:
-    """A `tf.compat.v1.Session` with TF1 options, its graph the default inside the block.
+def session(options: Any = None, /, *, graph=None, target: str = "", **keywords: Any):
+    """A `tf.compat.v1.Session` with TF1 options; its graph is the default until it closes.
+
+    The options are checked at the call. Use it as TF1 code uses `tf.Session`:
+    `with session(...) as sess:` (closed at the end of the block) or
+    `sess = session(...)` (closed by `sess.close()`). From the call until the
+    session is closed, its graph is this thread's default graph (graph mode) and
+    it is the default session, so ops built after the call belong to it and
+    `tensor.eval()` and `op.run()` work; after it is closed the defaults are
+    what they were. Sessions leave the defaults last in, first out.
 
     Args:
       options: optional `SessionOptions`, `ConfigProto` (object, bytes or text).
-      graph: the `tf.Graph` to run; a new one when omitted.
+      graph: the `tf.Graph` to run; a new one when omitted (ops built before the
+        call are not in it: pass `graph=` to run those).
       target: the execution engine (e.g. a `grpc://` server target).
       **keywords: option keywords, e.g. `growth=True, cpus=2`
         (`tf1compat explain --table` lists them).
 
-    Yields:
-      A `tf.compat.v1.Session` (subclass) that is also the default session, so
-      `tensor.eval()` and `op.run()` work as in TF1.
+    Returns:
+      A `tf.compat.v1.Session` (subclass), also a context manager.
 
     Raises:
-      OptionError: a keyword or value is rejected.
+      OptionError: a keyword or value is rejected (at the call).
       DeviceError: (from `run`) an op asks for a device the session lacks and
         soft placement is off.
 
@@ -135,17 +158,21 @@ def session(options: Any = None, /, *, graph=None, target: str = "",
     ...     total = tf.add(1, 2)
     ...     int(sess.run(total))
     3
+    >>> sess = session()
+    >>> int(sess.run(tf.constant(5) * 2))
+    10
+    >>> sess.close()
     """
     resolved = SessionOptions.coerce(options, **keywords)
     proto = resolved.to_config_proto()
     import tensorflow as tf
 
     graph = graph if graph is not None else tf.Graph()
-    process_gpu_options.check(resolved)
-    with graph.as_default():
-        sess = _compat_session_class()(target=target, graph=graph, config=proto)
-        try:
-            with sess.as_default():
-                yield sess
-        finally:
-            sess.close()
+    process_gpu_options.check(resolved, stacklevel=3)
+    sess = _compat_session_class()(target=target, graph=graph, config=proto)
+    try:
+        sess._tf1compat_defaults = session_defaults.ThreadDefaults(sess)
+    except BaseException:
+        sess.close()
+        raise
+    return sess

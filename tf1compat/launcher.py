@@ -118,6 +118,8 @@ class Launcher:
         interface).
       grace: seconds between the polite stop (SIGINT/SIGTERM) and SIGKILL.
       max_restarts: how many times a failed run is started again.
+      keras_fix: put the Keras multi-worker fix into every task
+        (`tf1compat.task_fixes`).
       out, err: where prefixed output goes (default: sys.stdout / sys.stderr).
     """
 
@@ -126,7 +128,7 @@ class Launcher:
                  main_jobs: Optional[Sequence[str]] = None, tf1_flags: bool = False,
                  bind: str = "task", grace: float = 10.0, max_restarts: int = 0,
                  env: Optional[dict] = None, out: Optional[TextIO] = None,
-                 err: Optional[TextIO] = None):
+                 err: Optional[TextIO] = None, keras_fix: bool = True):
         self.cluster_factory = cluster_factory
         self.command = list(command)
         self.only_tasks = list(tasks) if tasks is not None else None
@@ -135,6 +137,7 @@ class Launcher:
         self.bind = bind
         self.grace = grace
         self.max_restarts = max_restarts
+        self.keras_fix = keras_fix
         self.env = dict(os.environ if env is None else env)
         self.out = out or sys.stdout
         self.err = err or sys.stderr
@@ -181,6 +184,9 @@ class Launcher:
         env["TF1COMPAT_TASK"] = f"{job}:{index}"
         env["TF1COMPAT_LAUNCH_ATTEMPT"] = str(attempt)
         env["PYTHONUNBUFFERED"] = "1"
+        from tf1compat import task_fixes
+
+        env.update(task_fixes.environment(env, self.keras_fix))
         if self.bind == "task":
             from tf1compat import bindhost
 

@@ -159,3 +159,86 @@ def test_config_proto_fields_without_keyword_still_reach_the_session():
         assert sess._config.operation_timeout_in_ms == 1234
         assert sess._config.gpu_options.allocator_type == "BFC"
         assert sess._config.allow_soft_placement
+
+
+# --- the session object without `with` (TF1's `sess = tf.Session(config=...)`) ---------------
+
+
+def test_bad_option_is_reported_at_the_call_without_entering_a_block():
+    with pytest.raises(tf1compat.OptionError) as caught:
+        tf1compat.session(memory_fraction=2)
+    message = str(caught.value)
+    assert "memory_fraction" in message and "2" in message
+    assert tf.executing_eagerly()
+
+
+def test_session_without_with_runs_ops_built_after_it_until_closed():
+    outer_default = tf.compat.v1.get_default_graph()
+    sess = tf1compat.session(cpus=2)
+    assert isinstance(sess, tf.compat.v1.Session)
+    assert not tf.executing_eagerly()
+    x = tf.constant(3.0)
+    doubled = x * 2.0
+    assert doubled.graph is sess.graph
+    assert tf.compat.v1.get_default_session() is sess
+    assert sess.run(doubled) == 6.0
+    assert doubled.eval() == 6.0
+    assert len([d for d in sess.list_devices() if d.device_type == "CPU"]) == 2
+    sess.close()
+    assert sess._closed
+    assert tf.executing_eagerly()
+    assert tf.compat.v1.get_default_graph() is outer_default
+    assert tf.compat.v1.get_default_session() is None
+    sess.close()  # a second close changes nothing
+    assert tf.executing_eagerly()
+
+
+def test_session_object_entered_later_with_with_is_closed_at_block_end():
+    sess = tf1compat.session()
+    with sess as entered:
+        assert entered is sess
+        assert int(sess.run(tf.constant(4) + 1)) == 5
+    assert sess._closed
+    assert tf.executing_eagerly()
+
+
+def test_sessions_closed_out_of_order_keep_the_later_one_default():
+    first = tf1compat.session()
+    second = tf1compat.session()
+    first.close()
+    assert first._closed
+    assert tf.compat.v1.get_default_session() is second
+    assert tf.compat.v1.get_default_graph() is second.graph
+    assert int(second.run(tf.constant(2) * 3)) == 6
+    second.close()
+    assert tf.executing_eagerly()
+    assert tf.compat.v1.get_default_session() is None
+
+
+def test_with_block_inside_an_open_session_gives_it_back_at_block_end():
+    outer = tf1compat.session()
+    with tf1compat.session() as inner:
+        assert tf.compat.v1.get_default_graph() is inner.graph
+    assert tf.compat.v1.get_default_session() is outer
+    assert tf.compat.v1.get_default_graph() is outer.graph
+    assert int(outer.run(tf.constant(1) + 1)) == 2
+    outer.close()
+    assert tf.executing_eagerly()
+
+
+def test_session_closed_by_an_exception_in_with_leaves_an_open_one_default():
+    outer = tf1compat.session()
+    with pytest.raises(ZeroDivisionError):
+        with tf1compat.session() as inner:
+            1 / 0
+    assert inner._closed
+    assert tf.compat.v1.get_default_session() is outer
+    outer.close()
+    assert tf.executing_eagerly()
+
+
+def test_bad_config_proto_option_is_reported_at_the_call():
+    proto = tf.compat.v1.ConfigProto()
+    proto.gpu_options.per_process_gpu_memory_fraction = 1.5
+    with pytest.raises(tf1compat.OptionError, match="memory_fraction"):
+        tf1compat.session(proto)

@@ -58,6 +58,10 @@ def register(subparsers) -> None:
                         help="after a failure, stop everything and start again up to K times")
     parser.add_argument("--grace", type=float, default=10.0, metavar="SECONDS",
                         help="wait this long after SIGINT/SIGTERM before SIGKILL (default 10)")
+    parser.add_argument("--no-keras-fix", action="store_true",
+                        help="do not put the Keras multi-worker fix into the tasks (by default "
+                             "every task gets it, so Keras 3 Model.fit trains under "
+                             "MultiWorkerMirroredStrategy: keras-team/keras#20585)")
     parser.add_argument("-m", "--module", action="store_true",
                         help="SCRIPT is a module name, run as python -m SCRIPT")
     parser.add_argument("script", metavar="SCRIPT",
@@ -145,7 +149,12 @@ def run(args: argparse.Namespace) -> int:
     wait_for = [job.strip() for job in args.wait_for.split(",")] if args.wait_for else None
     launcher = Launcher(factory, command, tasks=tasks, main_jobs=wait_for,
                         tf1_flags=args.tf1_flags, bind="all" if args.bind_all else "task",
-                        grace=args.grace, max_restarts=args.max_restarts)
+                        grace=args.grace, max_restarts=args.max_restarts,
+                        keras_fix=not args.no_keras_fix)
+    if launcher.keras_fix:
+        launcher.note("Keras multi-worker fix applied to every task (Model.fit under "
+                      "MultiWorkerMirroredStrategy, modern.keras_multi_worker); "
+                      "--no-keras-fix turns it off")
     result = launcher.run()
     if result.returncode == 0:
         launcher.note(f"done: {result.message}"

@@ -32,6 +32,12 @@ def register(subparsers) -> None:
                         help="remap device requests, e.g. 'gpu:*=cpu:*' (GPU i runs on logical "
                              "CPU i, the CPU split as needed) or 'gpu:1=cpu:0'; comma-separated "
                              "or repeated")
+    parser.add_argument("--user-root", action="append", default=[], metavar="DIR",
+                        help="modules under DIR are user code too (they get TF1); the script's "
+                             "folder, the working directory and PYTHONPATH entries always are")
+    parser.add_argument("--library-root", action="append", default=[], metavar="DIR",
+                        help="modules under DIR are libraries (they keep TF2's tensorflow), "
+                             "even inside a user root")
     parser.add_argument("--report-json", metavar="FILE", help="also write the report as JSON")
     parser.add_argument("--no-report", action="store_true", help="print no report at the end")
     add_option_flags(parser)
@@ -52,9 +58,14 @@ def run(args: argparse.Namespace) -> int:
         raise Tf1CompatError(f"script {args.script!r} {what}")
     options = options_from_args(args)
     device_map = DeviceMap.parse(args.device_map)  # checked here, so errors are ours
+    from tf1compat.runner import roots
+
+    roots.current(os.path.dirname(os.path.abspath(args.script)), args.user_root,
+                  args.library_root)  # checked here; the child resolves the same roots
     spec = RunSpec(script=args.script, args=list(args.script_args),
                    options=json_options(options), override=args.override,
-                   device_map=device_map.to_list())
+                   device_map=device_map.to_list(), user_roots=list(args.user_root),
+                   library_roots=list(args.library_root))
     child = ChildRun(spec)
     code, report = child.run()
     if report is None:

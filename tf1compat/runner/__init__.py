@@ -29,6 +29,9 @@ class RunSpec:
       override: the command line's options win over the script's.
       device_map: device rules, e.g. ['gpu:*=cpu:*'].
       report_path: where the child writes its report (JSON).
+      user_roots: folders of user code beyond the script's, the working directory
+        and PYTHONPATH (--user-root); see `roots`.
+      library_roots: folders whose modules are libraries (--library-root).
     """
 
     script: str
@@ -37,6 +40,8 @@ class RunSpec:
     override: bool = False
     device_map: list[str] = dataclasses.field(default_factory=list)
     report_path: Optional[str] = None
+    user_roots: list[str] = dataclasses.field(default_factory=list)
+    library_roots: list[str] = dataclasses.field(default_factory=list)
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))

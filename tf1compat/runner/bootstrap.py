@@ -87,12 +87,18 @@ def main(spec_path: str) -> int:
     device_hook = hooks.DeviceHook(device_map) if device_map else None
     if device_hook:
         device_hook.install()
-    import_hook = shim.install([script_dir], legacy_keras=legacy_keras is not None)
+    from tf1compat.runner import roots
+
+    run_roots = roots.current(script_dir, spec.user_roots, spec.library_roots)
+    import_hook = shim.install(run_roots.user_paths(), legacy_keras=legacy_keras is not None,
+                               library_roots=[r.path for r in run_roots.library
+                                              if r.why == roots.LIBRARY_ROOT_FLAG])
     session_hook = hooks.SessionHook(SessionOptions(**spec.options), spec.override, device_hook,
                                      hooks.caller_in(import_hook.is_user_file))
     session_hook.install()
     hooks.hide_runner_frames()
     run.hooks = (session_hook, device_hook, import_hook)
+    run.roots = run_roots
     from tf1compat.runner import report  # noqa: F401 - loaded now, not by a signal mid-import
 
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -129,6 +135,7 @@ class _Run:
         self.spec = spec
         self.legacy_keras: Optional[str] = None
         self.hooks = None  # (session_hook, device_hook, import_hook) once installed
+        self.roots = None  # the user and library roots, once resolved
 
     def write_ended_by(self, signum: int) -> None:
         """The report of a script ended by a signal (called from any thread)."""
@@ -153,6 +160,8 @@ class _Run:
             sessions=list(session_hook.sessions),
             remaps=dict(device_hook.remaps) if device_hook else {},
             usage=usage, is_user_file=import_hook.is_user_file)
+        if self.roots is not None:
+            report["roots"] = self.roots.to_dict()
         partial = self.spec.report_path + ".partial"
         with open(partial, "w") as handle:
             json.dump(report, handle, indent=2)

@@ -70,6 +70,7 @@ def format_report(report: Mapping[str, Any]) -> str:
     name = os.path.basename(report["script"])
     lines = [f"tf1compat run: {name} {report['status']} (exit code {report['exit_code']})"]
     sessions = report["sessions"]
+    lines.extend(_root_lines(report))
     lines.append(f"  sessions created: {len(sessions)}")
     for index, record in enumerate(sessions, 1):
         lines.append(f"    {index}. {record['kind']} at {record['where']}: "
@@ -118,3 +119,16 @@ def _symbol_lines(report: Mapping[str, Any]) -> list[str]:
 
 def _kw(options: Mapping[str, Any]) -> str:
     return ", ".join(f"{key}={value!r}" for key, value in options.items())
+
+
+def _root_lines(report: Mapping[str, Any]) -> list[str]:
+    """Where the user code was looked for (it gets TF1), and what was kept as libraries."""
+    roots = report.get("roots")
+    if not roots:
+        return []
+    lines = ["  user code (gets TF1): " + ", ".join(f"{r['path']} ({r['why']})"
+                                                  for r in roots["user"])]
+    excluded = [r["path"] for r in roots["library"] if r["why"] != "installed"]
+    if excluded:
+        lines.append("  libraries by --library-root (keep TF2): " + ", ".join(excluded))
+    return lines

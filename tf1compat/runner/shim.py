@@ -1,7 +1,8 @@
 """Makes `import tensorflow as tf` in the script give TF1 (`tf.compat.v1`).
 
-Only the script and modules next to it get the TF1 module: the hook looks at
-who imports. TensorFlow, Keras and every other library keep the real
+Only user code gets the TF1 module (the script, and modules under the user
+roots of `roots`: its folder, the working directory, PYTHONPATH): the hook
+looks at who imports. TensorFlow, Keras and every other library keep the real
 `tensorflow`, and `sys.modules` is not touched, so nothing inside them changes.
 
 The module the script gets is a thin proxy over `tf.compat.v1` that records
@@ -165,18 +166,21 @@ def _library_roots() -> list[str]:
     roots |= {sys.prefix, sys.base_prefix, sys.exec_prefix}
     package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     roots.add(package_dir)  # tf1compat itself
+    roots.add(os.path.join(os.path.dirname(package_dir), "modern"))  # and its TF2 side
     return sorted(os.path.realpath(root) + os.sep for root in roots if root)
 
 
 class ImportHook:
     """Wraps `builtins.__import__` so user code importing tensorflow gets TF1."""
 
-    def __init__(self, tf1_module: TF1Module, user_roots: Iterable[str]):
+    def __init__(self, tf1_module: TF1Module, user_roots: Iterable[str],
+                 library_roots: Iterable[str] = ()):
         self.tf1 = tf1_module
         self.user_roots = [os.path.realpath(root) + os.sep for root in user_roots]
         self.library_roots = [root for root in _library_roots()
                               if not any(user.startswith(root) and user != root
                                          for user in self.user_roots)]
+        self.library_roots += [os.path.realpath(root) + os.sep for root in library_roots]
         self.original = builtins.__import__
         self._verdicts: dict[str, bool] = {}
 
@@ -239,10 +243,11 @@ def legacy_keras_available() -> bool:
         return False
 
 
-def install(user_roots: Iterable[str], legacy_keras: bool) -> ImportHook:
+def install(user_roots: Iterable[str], legacy_keras: bool,
+            library_roots: Iterable[str] = ()) -> ImportHook:
     """Puts the hook in place; `import tensorflow` in user code now gives TF1."""
     import tensorflow as tf
 
-    hook = ImportHook(TF1Module(tf.compat.v1, "", legacy_keras), user_roots)
+    hook = ImportHook(TF1Module(tf.compat.v1, "", legacy_keras), user_roots, library_roots)
     hook.install()
     return hook
