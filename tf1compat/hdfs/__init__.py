@@ -6,6 +6,8 @@
 
 - `ensure_registered()` loads the Rust plugin (built by `pip install` when cargo is
   present) so that tf.io.gfile, TextLineReader and TextLineDataset take hdfs:// paths.
+  `import tf1compat` (or `modern`) calls it as soon as TensorFlow is imported
+  (`on_import`), so plain TensorFlow code needs no call.
 - `text_line_dataset(paths)` is TextLineDataset through the plugin when it loads, and a
   generator over hdfs-native (Python) otherwise, with the same lines in the same order.
 - `read_lines`, `read_bytes`, `glob`, `exists` use hdfs-native directly.

@@ -19,7 +19,6 @@ import builtins
 import collections
 import os
 import sys
-import sysconfig
 import types
 from typing import Any, Iterable, Optional
 
@@ -162,7 +161,9 @@ _REMOVED = {
 
 def _library_roots() -> list[str]:
     """Folders whose modules are libraries: they keep the real tensorflow."""
-    roots = {sysconfig.get_path(key) for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    from tf1compat.runner.roots import installed_roots
+
+    roots = set(installed_roots())  # the standard library and every site-packages, user's too
     roots |= {sys.prefix, sys.base_prefix, sys.exec_prefix}
     package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     roots.add(package_dir)  # tf1compat itself
