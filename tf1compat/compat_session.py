@@ -4,8 +4,8 @@ Inside the block the session's graph is the default graph, so ops built there
 belong to the session and run in graph mode, as in TF1 code; nothing global
 is changed once the block ends (no `disable_v2_behavior()`).
 
-TensorFlow fixes a process's GPU options (growth, memory fraction, visible
-and virtual devices) when the first session creates the GPU devices; a later
+TensorFlow fixes a process's GPU options (growth, the memory limit, visible
+and virtual devices, the allocator) when the first session creates the GPU devices; a later
 session's different values are silently ignored by TensorFlow. This module
 records what the first session asked for and warns when a later one asks for
 something else.
@@ -19,11 +19,13 @@ import warnings
 from typing import Any, Iterator, Optional
 
 from tf1compat import device_errors
+from tf1compat.option_table import OPTION_SPECS
 from tf1compat.options import SessionOptions
 
-# What TensorFlow uses for a GPU option a session leaves unset.
-_GPU_DEFAULTS = {"growth": False, "memory_fraction": None, "visible_gpus": None,
-                 "virtual_gpus": None}
+# The options TensorFlow fixes for the whole process with the first GPU
+# session, and what it uses for one a session leaves unset.
+_GPU_DEFAULTS = {spec.keyword: spec.process_wide_default for spec in OPTION_SPECS
+                 if spec.process_wide}
 
 
 def _effective(options: SessionOptions, field: str) -> Any:
