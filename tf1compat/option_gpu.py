@@ -116,6 +116,7 @@ class VirtualDevices:
     """gpu_options.experimental.virtual_devices[*].memory_limit_mb, one entry per GPU."""
 
     path: str = "gpu_options.experimental.virtual_devices"
+    same_value = False  # a message in the proto, plain values as a keyword
 
     @property
     def paths(self) -> tuple[str, ...]:

@@ -123,6 +123,7 @@ class RewriteToggles:
     """The on/off fields of graph_options.rewrite_options; its other fields pass through."""
 
     path: str = "graph_options.rewrite_options"
+    same_value = False  # a message in the proto, plain values as a keyword
 
     @property
     def paths(self) -> tuple[str, ...]:

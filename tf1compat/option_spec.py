@@ -101,11 +101,16 @@ def message_at(proto: Any, path: str) -> tuple[Any, str]:
 
 @dataclasses.dataclass(frozen=True)
 class Scalar:
-    """A plain ConfigProto field; proto3's zero value reads as "not set"."""
+    """A plain ConfigProto field; proto3's zero value reads as "not set".
+
+    `same_value`: the field holds what the keyword takes (so code that sets the
+    field from a variable can pass that variable to the keyword instead).
+    """
 
     path: str
     from_proto: Callable[[Any], Any] = lambda raw: raw
     to_proto: Callable[[Any], Any] = lambda value: value
+    same_value: bool = True
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -131,6 +136,7 @@ class MapEntry:
 
     path: str
     key: str
+    same_value = True
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -154,6 +160,7 @@ class RepeatedText:
     """A repeated string field, read as a tuple."""
 
     path: str
+    same_value = True
 
     @property
     def paths(self) -> tuple[str, ...]:
