@@ -56,7 +56,8 @@ class ConfigureReport:
         return len(self.rows)
 
     def to_dict(self) -> list[dict[str, Any]]:
-        return [dict(option=row.keyword, value=shown(row.keyword, row.value), status=row.status.value,
+        return [dict(option=row.keyword, value=shown(row.keyword, row.value),
+                     status=row.status.value,
                      code=row.code, detail=row.detail) for row in self.rows]
 
     def __str__(self) -> str:
@@ -140,7 +141,8 @@ def _run_step(step: Step, row: PlannedOption) -> None:
         if runtime.is_initialized():  # started by another thread meanwhile
             raise _already_started_error([row]) from None
         raise RuntimeAlreadyInitializedError(
-            f"TensorFlow refused {step.code!r} for {row.keyword}={shown(row.keyword, row.value)!r}: "
+            f"TensorFlow refused {step.code!r} for "
+            f"{row.keyword}={shown(row.keyword, row.value)!r}: "
             f"{error}") from None
 
 

@@ -123,7 +123,8 @@ class VirtualDevices:
         return (self.path,)
 
     def read(self, proto):
-        found = tuple(tuple(v.memory_limit_mb) for v in proto.gpu_options.experimental.virtual_devices)
+        devices = proto.gpu_options.experimental.virtual_devices
+        found = tuple(tuple(v.memory_limit_mb) for v in devices)
         return found or None
 
     def write(self, proto, value) -> None:
@@ -244,8 +245,8 @@ def _portable_growth(value: bool, options) -> Portable:
             return Portable(("# no growth is TF's default for logical devices",))
         step = environ_step("TF_FORCE_GPU_ALLOW_GROWTH", "true")
         return Portable((f"# {_GROWTH_BY_ENVIRONMENT}", step.code), step.needs)
-    return Portable(("for gpu in gpus:", f"    tf.config.experimental.set_memory_growth(gpu, {value})"),
-                    GPUS)
+    return Portable(("for gpu in gpus:",
+                     f"    tf.config.experimental.set_memory_growth(gpu, {value})"), GPUS)
 
 
 # -- allocator_type ---------------------------------------------------------------
@@ -314,7 +315,8 @@ SPECS = (
         "tf.config.set_logical_device_configuration(gpu, "
         "[tf.config.LogicalDeviceConfiguration(memory_limit=mib), ...])",
         "one list of MiB limits per visible GPU; a memory limit is required for each virtual GPU",
-        Flag("append", "MIB,MIB", lambda text: _limits_flag(text), "; repeat the flag once per GPU"),
+        Flag("append", "MIB,MIB", lambda text: _limits_flag(text),
+             "; repeat the flag once per GPU"),
         _plan_virtual, _portable_virtual, table_order=8, plan_order=20,
         tf1_names=("virtual_devices",), process_wide_default=None),
     OptionSpec(

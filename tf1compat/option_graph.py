@@ -184,7 +184,8 @@ SPECS = (
         _check_jit, "one of 'off', 'on_1', 'on_2' (True means 'on_1', False means 'off')",
         'tf.config.optimizer.set_jit("autoclustering")',
         "ON_2 has no TF2 API (mapped to autoclustering)",
-        Flag(), _plan_jit, _portable_jit, table_order=11, plan_order=100, tf1_names=("global_jit_level",),
+        Flag(), _plan_jit, _portable_jit,
+        table_order=11, plan_order=100, tf1_names=("global_jit_level",),
         show=lambda level: level.value),
     OptionSpec(
         "rewrite_options", RewriteToggles(), _check_rewrite,
@@ -193,6 +194,7 @@ SPECS = (
         "tf.config.optimizer.set_experimental_options({'constant_folding': False, ...})",
         "on/off per optimizer; other RewriterConfig fields (AGGRESSIVE, optimizer lists) "
         "pass through to TF1 sessions and are reported unsupported",
-        Flag(metavar="NAME=on|off,..."), _plan_rewrite, _portable_rewrite, table_order=12, plan_order=110,
+        Flag(metavar="NAME=on|off,..."), _plan_rewrite, _portable_rewrite,
+        table_order=12, plan_order=110,
         show=dict),
 )

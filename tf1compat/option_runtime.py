@@ -135,27 +135,32 @@ SPECS = (
         "log_placement", Scalar("log_device_placement"), check_bool, "True or False",
         "tf.debugging.set_log_device_placement(True)",
         "both only print text; `tf1compat.placement` / `modern.placement` return it as data",
-        BOOL_FLAG, _log_plan, _log_portable, table_order=1, plan_order=90, tf1_names=("log_device_placement",)),
+        BOOL_FLAG, _log_plan, _log_portable,
+        table_order=1, plan_order=90, tf1_names=("log_device_placement",)),
     OptionSpec(
         "soft_placement", Scalar("allow_soft_placement"), check_bool, "True or False",
         "tf.config.set_soft_device_placement(True)",
         "on by default in eager, off by default in TF1 graph sessions",
-        BOOL_FLAG, _soft_plan, _soft_portable, table_order=2, plan_order=80, tf1_names=("allow_soft_placement",)),
+        BOOL_FLAG, _soft_plan, _soft_portable,
+        table_order=2, plan_order=80, tf1_names=("allow_soft_placement",)),
     OptionSpec(
         "cpus", MapEntry("device_count", "CPU"), check_int_at_least(1), "an integer >= 1",
         "tf.config.set_logical_device_configuration(cpu, "
         "[tf.config.LogicalDeviceConfiguration()] * n)",
         "how CPU-only machines test multi-device code",
-        INT_FLAG, _plan_cpus, _portable_cpus, table_order=7, plan_order=50, tf1_names=("device_count",)),
+        INT_FLAG, _plan_cpus, _portable_cpus,
+        table_order=7, plan_order=50, tf1_names=("device_count",)),
     OptionSpec(
         "intra_op_threads", Scalar("intra_op_parallelism_threads"), check_int_at_least(0),
         "an integer >= 0", "tf.config.threading.set_intra_op_parallelism_threads(n)",
-        "0 lets TensorFlow choose", INT_FLAG, _intra_plan, _intra_portable, table_order=9, plan_order=60,
+        "0 lets TensorFlow choose", INT_FLAG, _intra_plan, _intra_portable,
+        table_order=9, plan_order=60,
         tf1_names=("intra_op_parallelism_threads",)),
     OptionSpec(
         "inter_op_threads", Scalar("inter_op_parallelism_threads"), check_int_at_least(0),
         "an integer >= 0", "tf.config.threading.set_inter_op_parallelism_threads(n)",
-        "0 lets TensorFlow choose", INT_FLAG, _inter_plan, _inter_portable, table_order=10, plan_order=70,
+        "0 lets TensorFlow choose", INT_FLAG, _inter_plan, _inter_portable,
+        table_order=10, plan_order=70,
         tf1_names=("inter_op_parallelism_threads",)),
     OptionSpec(
         "device_filters", RepeatedText("device_filters"), _check_filters,
@@ -165,5 +170,6 @@ SPECS = (
         "tf.config.experimental_connect_to_cluster",
         "only matters in a cluster: a local session ignores them; TF2 takes them per task "
         "when connecting, so `configure` reports them",
-        Flag(metavar="DEVICE,DEVICE"), _plan_filters, _portable_filters, table_order=14, plan_order=95),
+        Flag(metavar="DEVICE,DEVICE"), _plan_filters, _portable_filters,
+        table_order=14, plan_order=95),
 )

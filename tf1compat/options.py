@@ -64,7 +64,8 @@ class _SessionOptionsMethods:
             raise unknown_keyword_error(sorted(unknown)[0])
         passthrough = keywords.pop("passthrough", None)
         if passthrough is not None and not isinstance(passthrough, bytes):
-            raise OptionError("passthrough", passthrough, "bytes of a serialized ConfigProto, or None")
+            raise OptionError("passthrough", passthrough,
+                              "bytes of a serialized ConfigProto, or None")
         for spec in OPTION_SPECS:
             object.__setattr__(self, spec.keyword, spec.validate(keywords.get(spec.keyword)))
         object.__setattr__(self, "passthrough", passthrough or None)

@@ -19,7 +19,8 @@ def add_option_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("session options (see `tf1compat explain --table`)")
     for spec in OPTION_SPECS:
         group.add_argument(spec.flag_name(), dest=spec.keyword, default=None,
-                           help=f"ConfigProto {spec.tf1_field}; {spec.accepted}{spec.flag.help_extra}",
+                           help=f"ConfigProto {spec.tf1_field}; {spec.accepted}"
+                                f"{spec.flag.help_extra}",
                            **spec.flag.argparse_keywords())
 
 
