@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import inspect
 from typing import Any, Mapping, Optional
 
 from tf1compat.errors import OptionError
@@ -160,6 +161,10 @@ SessionOptions = dataclasses.make_dataclass(
     + [("passthrough", Optional[bytes], dataclasses.field(default=None, repr=False))],
     bases=(_SessionOptionsMethods,), frozen=True, init=False,
     namespace={"__doc__": _docstring(), "__module__": __name__})
+# help() and editors show the keywords, as if written out in __init__.
+SessionOptions.__signature__ = inspect.Signature(
+    [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
+     for name in [spec.keyword for spec in OPTION_SPECS] + ["passthrough"]])
 
 
 def from_keywords(keywords: Mapping[str, Any]) -> SessionOptions:
