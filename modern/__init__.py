@@ -25,6 +25,7 @@ _EXPORTS = {
     "plan": "modern.planning",
     "Status": "modern.planning",
     "Inventory": "modern.inventory",
+    "memory_limit_mib": "modern.inventory",
     "Placement": "tf1compat.placement",
     "RuntimeAlreadyInitializedError": "tf1compat.errors",
 }

@@ -1,5 +1,9 @@
 """`configure(...)` applies TF1 session options the TF2 way; `explain(...)` shows the code.
 
+Each planned step applies itself and tells whether it is already in effect
+(see `tf1compat.option_spec.Step`), so nothing here knows one option from
+another.
+
 `modern.configure(growth=True)` means what `tf1compat.session(growth=True)`
 means, for TF2 code. It runs the calls of `modern.plan` in order and returns a
 `ConfigureReport`: one row per option with the call made and its status.
@@ -13,80 +17,14 @@ applied, options already in effect are a no-op, and any other one raises
 from __future__ import annotations
 
 import dataclasses
-import os
 import textwrap
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from modern import runtime
+from modern.code_text import machine_code, portable_code, shown
 from modern.inventory import Inventory
 from modern.planning import PlannedOption, Status, Step, plan
 from tf1compat.errors import RuntimeAlreadyInitializedError
-from tf1compat.options import SessionOptions
-
-# Calls TF2 accepts at any time; every other one is fixed once the runtime starts.
-_CHANGEABLE_AFTER_START = frozenset({"set_soft_device_placement", "set_log_device_placement",
-                                     "set_jit"})
-
-
-def _apply(step: Step) -> None:
-    import tensorflow as tf
-
-    action, args = step.action, step.args
-    if action == "set_visible_gpus":
-        gpus = tf.config.list_physical_devices("GPU")
-        tf.config.set_visible_devices([gpus[i] for i in args[0]], "GPU")
-    elif action == "set_memory_growth":
-        tf.config.experimental.set_memory_growth(tf.config.list_physical_devices("GPU")[args[0]],
-                                                 args[1])
-    elif action == "set_gpu_logical_devices":
-        gpu = tf.config.list_physical_devices("GPU")[args[0]]
-        tf.config.set_logical_device_configuration(
-            gpu, [tf.config.LogicalDeviceConfiguration(memory_limit=limit) for limit in args[1]])
-    elif action == "set_cpu_logical_devices":
-        cpu = tf.config.list_physical_devices("CPU")[0]
-        tf.config.set_logical_device_configuration(
-            cpu, [tf.config.LogicalDeviceConfiguration() for _ in range(args[0])])
-    elif action == "set_intra_op_threads":
-        tf.config.threading.set_intra_op_parallelism_threads(args[0])
-    elif action == "set_inter_op_threads":
-        tf.config.threading.set_inter_op_parallelism_threads(args[0])
-    elif action == "set_soft_device_placement":
-        tf.config.set_soft_device_placement(args[0])
-    elif action == "set_log_device_placement":
-        tf.debugging.set_log_device_placement(args[0])
-    elif action == "set_jit":
-        tf.config.optimizer.set_jit(args[0])
-    elif action == "set_environ":
-        os.environ[args[0]] = args[1]
-    else:
-        raise AssertionError(f"no executor for {action}")
-
-
-def _in_effect(step: Step) -> bool:
-    """Whether the runtime already has what `step` would set."""
-    import tensorflow as tf
-
-    action, args = step.action, step.args
-    gpus = tf.config.list_physical_devices("GPU")
-    if action == "set_visible_gpus":
-        visible = tf.config.get_visible_devices("GPU")
-        return [gpus.index(d) for d in visible] == list(args[0])
-    if action == "set_memory_growth":
-        return tf.config.experimental.get_memory_growth(gpus[args[0]]) == args[1]
-    if action in ("set_gpu_logical_devices", "set_cpu_logical_devices"):
-        device = gpus[args[0]] if action == "set_gpu_logical_devices" else \
-            tf.config.list_physical_devices("CPU")[0]
-        configs = tf.config.get_logical_device_configuration(device) or []
-        if action == "set_cpu_logical_devices":
-            return len(configs) == args[0]
-        return [c.memory_limit for c in configs] == list(args[1])
-    if action == "set_intra_op_threads":
-        return tf.config.threading.get_intra_op_parallelism_threads() == args[0]
-    if action == "set_inter_op_threads":
-        return tf.config.threading.get_inter_op_parallelism_threads() == args[0]
-    if action == "set_environ":
-        return os.environ.get(args[0]) == args[1]
-    return False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,7 +56,8 @@ class ConfigureReport:
         return len(self.rows)
 
     def to_dict(self) -> list[dict[str, Any]]:
-        return [dict(option=row.keyword, value=_plain(row.value), status=row.status.value,
+        return [dict(option=row.keyword, value=shown(row.keyword, row.value),
+                     status=row.status.value,
                      code=row.code, detail=row.detail) for row in self.rows]
 
     def __str__(self) -> str:
@@ -127,7 +66,7 @@ class ConfigureReport:
             return "(no option set)"
         blocks = []
         for row in self.rows:
-            lines = [f"{row.keyword} = {_plain(row.value)!r}  [{row.status.value}]"]
+            lines = [f"{row.keyword} = {shown(row.keyword, row.value)!r}  [{row.status.value}]"]
             lines += [f"    {line}" for line in row.code.splitlines()]
             lines += [f"    # {line}" for line in textwrap.wrap(row.detail, 88)]
             blocks.append("\n".join(lines))
@@ -137,14 +76,10 @@ class ConfigureReport:
         return f"ConfigureReport({[(r.keyword, r.status.value) for r in self.rows]})"
 
 
-def _plain(value: Any) -> Any:
-    return getattr(value, "value", value) if not isinstance(value, (bool, int, float)) else value
-
-
 def _already_started_error(blocking: list[PlannedOption]) -> RuntimeAlreadyInitializedError:
     where = runtime.first_initializer()
     started = f"at {where}" if where else "before modern.configure() was called"
-    names = ", ".join(f"{row.keyword}={_plain(row.value)!r}" for row in blocking)
+    names = ", ".join(f"{row.keyword}={shown(row.keyword, row.value)!r}" for row in blocking)
     return RuntimeAlreadyInitializedError(
         f"cannot apply {names}: TensorFlow's runtime was already started {started}, and TF2 "
         "fixes device and thread options when it starts. Fix: call modern.configure(...) "
@@ -171,7 +106,7 @@ def configure(options: Any = None, /, inventory: Optional[Inventory] = None,
     Raises:
       OptionError: a keyword or value is rejected.
       DeviceError: the options ask for devices or memory the machine lacks.
-      GpuMemoryUnknownError: memory_fraction, and no way to read GPU memory.
+      GpuMemoryUnknownError: a memory fraction, and no way to read GPU memory.
       RuntimeAlreadyInitializedError: the runtime already started with other
         device or thread options; the message names where it started.
     """
@@ -184,14 +119,14 @@ def apply(planned: list[PlannedOption]) -> ConfigureReport:
     rows = []
     if started:
         blocking = [row for row in planned
-                    if any(step.action not in _CHANGEABLE_AFTER_START and not _in_effect(step)
+                    if any(step.fixed_at_start and not step.already_in_effect()
                            for step in row.steps)]
         if blocking:
             raise _already_started_error(blocking)
     for row in planned:
         detail = row.detail
         for step in row.steps:
-            if started and step.action not in _CHANGEABLE_AFTER_START:
+            if started and step.fixed_at_start:
                 detail = (detail + "; " if detail else "") + "already in effect"
                 continue
             _run_step(step, row)
@@ -201,42 +136,30 @@ def apply(planned: list[PlannedOption]) -> ConfigureReport:
 
 def _run_step(step: Step, row: PlannedOption) -> None:
     try:
-        _apply(step)
+        step.apply()
     except RuntimeError as error:
         if runtime.is_initialized():  # started by another thread meanwhile
             raise _already_started_error([row]) from None
         raise RuntimeAlreadyInitializedError(
-            f"TensorFlow refused {step.code!r} for {row.keyword}={_plain(row.value)!r}: "
+            f"TensorFlow refused {step.code!r} for "
+            f"{row.keyword}={shown(row.keyword, row.value)!r}: "
             f"{error}") from None
 
 
-def explain(options: Any = None, /, inventory: Optional[Inventory] = None,
-            **keywords: Any) -> str:
-    """Returns runnable TF2 code that applies the options, with a comment per status.
+def explain(options: Any = None, /, **keywords: Any) -> str:
+    """Returns the TF2 code a program should contain for the options: the same on every machine.
 
-    >>> print(explain(cpus=2, inventory=Inventory.simulated(0)).splitlines()[-1])
+    GPU options loop over `tf.config.list_physical_devices('GPU')` (nothing to
+    do on a machine without GPUs), and a memory fraction's limit is computed at
+    run time by `modern.memory_limit_mib`. `plan(...)` gives the status of each
+    option on one machine, `code_for(plan(...))` its calls written out.
+
+    >>> print(explain(cpus=2).splitlines()[-1])
     tf.config.set_logical_device_configuration(cpus[0], [tf.config.LogicalDeviceConfiguration()] * 2)
     """
-    planned = plan(options, inventory=inventory, **keywords)
-    return code_for(planned)
+    return portable_code(options, **keywords)
 
 
 def code_for(planned: list[PlannedOption]) -> str:
-    """The TF2 program text for planned options."""
-    actions = {step.action for row in planned for step in row.steps}
-    lines = []
-    if "set_environ" in actions:
-        lines.append("import os")
-    lines.append("import tensorflow as tf")
-    lines.append("")
-    if actions & {"set_visible_gpus", "set_memory_growth", "set_gpu_logical_devices"}:
-        lines.append("gpus = tf.config.list_physical_devices('GPU')")
-    if "set_cpu_logical_devices" in actions:
-        lines.append("cpus = tf.config.list_physical_devices('CPU')")
-    for row in planned:
-        value = _plain(row.value)
-        if row.status is not Status.APPLIED or not row.steps:
-            note = f": {row.detail}" if row.detail else ""
-            lines.append(f"# {row.keyword}={value!r}: {row.status.value}{note}")
-        lines.extend(step.code for step in row.steps)
-    return "\n".join(lines) + "\n"
+    """The TF2 program text of a plan for one machine (its GPU indices and limits written out)."""
+    return machine_code(planned)

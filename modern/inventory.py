@@ -13,7 +13,9 @@ import dataclasses
 import os
 import shutil
 import subprocess
-from typing import Mapping, Optional
+from typing import Any, Mapping, Optional
+
+from tf1compat.errors import DeviceError, GpuMemoryUnknownError, OptionError
 
 # Environment variables that change which devices TF sees or how it allocates.
 DEVICE_ENVIRONMENT = (
@@ -156,3 +158,41 @@ def detect() -> Inventory:
             total = driver_gpus[driver_index][1]
         gpus.append(GpuInfo(index, name, total))
     return Inventory(tuple(gpus), environ, source if driver_gpus else "")
+
+
+def memory_limit_mib(gpu: Any, fraction: float, inventory: Optional[Inventory] = None) -> int:
+    """The memory limit (MiB) that is `fraction` of a GPU's total memory.
+
+    TF2 takes a logical device's memory limit in MiB, never a fraction, and
+    cannot tell a GPU's total memory without allocating on it; this reads the
+    total from NVML or nvidia-smi (`detect()`), at run time, on the machine the
+    program runs on. The code `tf1compat explain` prints calls it.
+
+    Args:
+      gpu: a `tf.config.PhysicalDevice` of type GPU, or its TF index.
+      fraction: in (0, 1].
+      inventory: the machine (default: detected).
+
+    Raises:
+      OptionError: fraction is not in (0, 1].
+      DeviceError: there is no such GPU.
+      GpuMemoryUnknownError: neither NVML nor nvidia-smi reports the GPU's memory.
+
+    >>> memory_limit_mib(1, 0.5, Inventory.simulated(2, memory_mib=16000))
+    8000
+    """
+    if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or \
+            not 0 < fraction <= 1:
+        raise OptionError("fraction", fraction, "a number greater than 0 and at most 1")
+    index = gpu if isinstance(gpu, int) else int(str(getattr(gpu, "name", gpu)).rsplit(":", 1)[-1])
+    inventory = inventory if inventory is not None else detect()
+    if index not in inventory.gpu_indices:
+        raise DeviceError(f"memory_limit_mib({gpu!r}, ...) asks for GPU {index}, but this "
+                          f"machine's GPUs are {list(inventory.gpu_indices)}")
+    total = inventory.gpu(index).memory_total_mib
+    if total is None:
+        raise GpuMemoryUnknownError(
+            f"a memory fraction of {fraction} needs GPU {index}'s total memory, and neither "
+            "NVML (pip install nvidia-ml-py) nor nvidia-smi could report it; give the memory "
+            "limit in MiB instead, or install the NVIDIA driver tools")
+    return int(fraction * total)

@@ -8,8 +8,8 @@ the default session, so ops built after it belong to it, as in TF1 code; once
 it is closed (at the end of the `with` block) the defaults are what they were
 (no `disable_v2_behavior()`). See `tf1compat.session_defaults`.
 
-TensorFlow fixes a process's GPU options (growth, memory fraction, visible
-and virtual devices) when the first session creates the GPU devices; a later
+TensorFlow fixes a process's GPU options (growth, the memory limit, visible
+and virtual devices, the allocator) when the first session creates the GPU devices; a later
 session's different values are silently ignored by TensorFlow. This module
 records what the first session asked for and warns when a later one asks for
 something else.
@@ -22,11 +22,13 @@ import warnings
 from typing import Any, Optional
 
 from tf1compat import device_errors, session_defaults
+from tf1compat.option_table import OPTION_SPECS
 from tf1compat.options import SessionOptions
 
-# What TensorFlow uses for a GPU option a session leaves unset.
-_GPU_DEFAULTS = {"growth": False, "memory_fraction": None, "visible_gpus": None,
-                 "virtual_gpus": None}
+# The options TensorFlow fixes for the whole process with the first GPU
+# session, and what it uses for one a session leaves unset.
+_GPU_DEFAULTS = {spec.keyword: spec.process_wide_default for spec in OPTION_SPECS
+                 if spec.process_wide}
 
 
 def _effective(options: SessionOptions, field: str) -> Any:

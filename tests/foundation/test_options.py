@@ -31,6 +31,21 @@ def _virtual_proto():
     return proto
 
 
+def _rewrite_proto():
+    proto = tf.compat.v1.ConfigProto()
+    rewrite = proto.graph_options.rewrite_options
+    rewrite.constant_folding = rewrite.OFF
+    rewrite.layout_optimizer = rewrite.ON
+    rewrite.disable_meta_optimizer = True
+    return proto
+
+
+def _filters_proto(*filters):
+    proto = tf.compat.v1.ConfigProto()
+    proto.device_filters.extend(filters)
+    return proto
+
+
 def _device_count_proto(**counts):
     proto = tf.compat.v1.ConfigProto()
     for device_type, count in counts.items():
@@ -51,6 +66,12 @@ ROUND_TRIP_CASES = {
     "intra_op_threads": (_proto(intra_op_parallelism_threads=3), 3),
     "inter_op_threads": (_proto(inter_op_parallelism_threads=5), 5),
     "jit": (_proto(graph_options__optimizer_options__global_jit_level=2), JitLevel.ON_2),
+    "rewrite_options": (_rewrite_proto(), (("constant_folding", False),
+                                           ("disable_meta_optimizer", True),
+                                           ("layout_optimizer", True))),
+    "allocator_type": (_proto(gpu_options__allocator_type="BFC"), "BFC"),
+    "device_filters": (_filters_proto("/job:ps", "/job:worker/task:1"),
+                       ("/job:ps", "/job:worker/task:1")),
 }
 
 
@@ -113,13 +134,43 @@ def test_keywords_to_proto_and_back():
 
 def test_unmapped_fields_are_listed_not_dropped():
     proto = _proto(gpu_options__allow_growth=True, operation_timeout_in_ms=500)
-    proto.gpu_options.allocator_type = "BFC"
-    proto.device_filters.append("/job:ps")
+    proto.gpu_options.polling_active_delay_usecs = 10
+    proto.isolate_session_state = True
     with pytest.raises(UnmappedConfigError) as caught:
         SessionOptions.from_config_proto(proto)
-    assert set(caught.value.fields) == {"operation_timeout_in_ms", "gpu_options.allocator_type",
-                                        "device_filters"}
-    assert "gpu_options.allocator_type" in str(caught.value)
+    assert set(caught.value.fields) == {"operation_timeout_in_ms",
+                                        "gpu_options.polling_active_delay_usecs",
+                                        "isolate_session_state"}
+    assert "gpu_options.polling_active_delay_usecs" in str(caught.value)
+
+
+def test_rewrite_settings_beyond_on_and_off_pass_through():
+    proto = _rewrite_proto()
+    proto.graph_options.rewrite_options.arithmetic_optimization = \
+        proto.graph_options.rewrite_options.AGGRESSIVE
+    with pytest.raises(UnmappedConfigError, match="rewrite_options.arithmetic_optimization"):
+        SessionOptions.from_config_proto(proto)
+    options = SessionOptions.from_config_proto(proto, unmapped="keep")
+    assert dict(options.rewrite_options) == {"constant_folding": False,
+                                             "disable_meta_optimizer": True,
+                                             "layout_optimizer": True}
+    assert options.passthrough
+    assert options.to_config_proto() == proto
+
+
+def test_new_options_from_keywords_reach_the_config_proto():
+    options = SessionOptions(rewrite_options={"constant_folding": False, "remapping": True},
+                             allocator_type="bfc", device_filters="/job:ps, /job:worker/task:0")
+    proto = options.to_config_proto()
+    rewrite = proto.graph_options.rewrite_options
+    assert (rewrite.constant_folding, rewrite.remapping) == (rewrite.OFF, rewrite.ON)
+    assert proto.gpu_options.allocator_type == "BFC"
+    assert list(proto.device_filters) == ["/job:ps", "/job:worker/task:0"]
+    assert SessionOptions(rewrite_options="constant_folding=off,remapping=on") == \
+        SessionOptions(rewrite_options=[("remapping", True), ("constant_folding", False)])
+    assert "rewrite_options={'constant_folding': False, 'remapping': True}" in \
+        options.keyword_text()
+    assert hash(options) == hash(SessionOptions.from_config_proto(proto))
 
 
 def test_unmapped_fields_kept_on_request_round_trip():
@@ -143,6 +194,11 @@ def test_unknown_keyword_suggests_the_closest_name():
     with pytest.raises(OptionError) as caught:
         SessionOptions(grwoth=True)
     assert "grwoth" in str(caught.value) and "'growth'" in str(caught.value)
+
+
+def test_device_count_as_keyword_names_both_keywords():
+    with pytest.raises(OptionError, match="the keyword is gpus / cpus"):
+        SessionOptions(device_count={"CPU": 2})
 
 
 def test_tf1_field_name_as_keyword_names_our_keyword():
@@ -189,6 +245,17 @@ BAD_INPUTS = [
     ("growth", "true"),
     ("jit", "fast"),
     ("jit", 3),
+    ("rewrite_options", {"no_such_optimizer": True}),
+    ("rewrite_options", {"constant_folding": "off"}),
+    ("rewrite_options", "constant_folding=maybe"),
+    ("rewrite_options", {}),
+    ("rewrite_options", 5),
+    ("allocator_type", "cuda_malloc_async"),
+    ("allocator_type", 1),
+    ("device_filters", []),
+    ("device_filters", ["ps"]),
+    ("device_filters", [3]),
+    ("device_filters", 7),
 ]
 
 

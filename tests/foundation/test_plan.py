@@ -51,6 +51,12 @@ EXPECTED = {
     "intra_op_threads": (2, {n: ("applied", [("set_intra_op_threads", (2,))]) for n in (0, 1, 4)}),
     "inter_op_threads": (1, {n: ("applied", [("set_inter_op_threads", (1,))]) for n in (0, 1, 4)}),
     "jit": ("on_1", {n: ("applied", [("set_jit", ("autoclustering",))]) for n in (0, 1, 4)}),
+    "rewrite_options": ({"constant_folding": False}, {n: (
+        "applied", [("set_optimizer_options", ((("constant_folding", False),),))])
+        for n in (0, 1, 4)}),
+    "allocator_type": ("BFC", {0: ("not applicable", []), 1: ("applied", []),
+                               4: ("applied", [])}),
+    "device_filters": (["/job:ps"], {n: ("not applicable", []) for n in (0, 1, 4)}),
 }
 MACHINES = {0: NO_GPU, 1: ONE_GPU, 4: FOUR_GPUS}
 
@@ -67,7 +73,7 @@ def test_plan_for_each_option_and_machine(keyword, gpus):
     row = _rows(MACHINES[gpus], **{keyword: value})[keyword]
     assert row.status.value == status, row.detail
     assert _actions(row) == actions
-    if status == "not applicable":
+    if status == "not applicable" and keyword != "device_filters":
         assert "no GPU" in row.detail or "gpus=0" in row.detail
 
 
@@ -180,3 +186,25 @@ def test_plan_of_a_config_proto_reports_its_unmapped_fields():
     assert rows["cpus"].status is Status.APPLIED
     assert rows["passthrough"].status is Status.UNSUPPORTED
     assert "operation_timeout_in_ms" in rows["passthrough"].detail
+
+
+def test_allocator_replaced_by_the_environment_is_approximated():
+    inventory = Inventory.simulated(1, environ={"TF_GPU_ALLOCATOR": "cuda_malloc_async"})
+    row = _rows(inventory, allocator_type="BFC")["allocator_type"]
+    assert row.status is Status.APPROXIMATED
+    assert "TF_GPU_ALLOCATOR=cuda_malloc_async" in row.detail
+    assert "default GPU allocator" in _rows(ONE_GPU, allocator_type="BFC")["allocator_type"].detail
+
+
+def test_device_filters_in_a_cluster_are_reported_with_the_tf2_call():
+    inventory = Inventory.simulated(0, environ={"TF_CONFIG": '{"task": {"type": "worker"}}'})
+    row = _rows(inventory, device_filters=["/job:ps"])["device_filters"]
+    assert row.status is Status.UNSUPPORTED and not row.steps
+    assert "ClusterDeviceFilters" in row.detail and "['/job:ps']" in row.detail
+    assert "no cluster" in _rows(NO_GPU, device_filters=["/job:ps"])["device_filters"].detail
+
+
+def test_grappler_options_can_change_after_the_runtime_started():
+    [row] = plan(inventory=NO_GPU, rewrite_options={"remapping": False})
+    assert not row.steps[0].fixed_at_start
+    assert row.code == "tf.config.optimizer.set_experimental_options({'remapping': False})"

@@ -93,14 +93,45 @@ sess = tf.compat.v1.InteractiveSession(config=tf1compat.config_proto(log_placeme
         before = """
 import tensorflow as tf
 config = tf.compat.v1.ConfigProto()
-config.gpu_options.allocator_type = 'BFC'
+config.gpu_options.polling_active_delay_usecs = 10
 with tf.compat.v1.Session(config=config) as sess:
     pass
 """
         self.assertCodemod(before, before)
         [finding] = self.findings(before)
         assert finding.kind is Kind.NOT_CONVERTED and finding.line == 5
-        assert "gpu_options.allocator_type has no keyword" in finding.message
+        assert "gpu_options.polling_active_delay_usecs has no keyword" in finding.message
+
+    def test_allocator_type_and_device_filters_become_keywords(self):
+        before = """
+import tensorflow as tf
+config = tf.compat.v1.ConfigProto(device_filters=["/job:ps", "/job:worker/task:0"])
+config.gpu_options.allocator_type = 'BFC'
+with tf.compat.v1.Session(config=config) as sess:
+    pass
+"""
+        after = """
+import tensorflow as tf
+import tf1compat
+
+with tf1compat.session(allocator_type='BFC', device_filters=["/job:ps", "/job:worker/task:0"], graph=tf.compat.v1.get_default_graph()) as sess:
+    pass
+"""
+        self.assertCodemod(before, after)
+
+    def test_a_built_rewriter_config_is_left_and_reported(self):
+        before = """
+import tensorflow as tf
+from tensorflow.core.protobuf import rewriter_config_pb2
+rewrite = rewriter_config_pb2.RewriterConfig(constant_folding=rewriter_config_pb2.RewriterConfig.OFF)
+config = tf.compat.v1.ConfigProto(graph_options=tf.compat.v1.GraphOptions(rewrite_options=rewrite))
+with tf.compat.v1.Session(config=config) as sess:
+    pass
+"""
+        self.assertCodemod(before, before)
+        [finding] = self.findings(before)
+        assert finding.kind is Kind.NOT_CONVERTED
+        assert "rewrite" in finding.message
 
     def test_a_config_used_elsewhere_is_left_and_reported(self):
         before = """

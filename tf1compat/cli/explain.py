@@ -15,15 +15,17 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "explain", help="show the TF1 ConfigProto and the TF2 code for session options",
         description="Print the TF1 ConfigProto text and the TF2 code that does the same, side "
-                    "by side, with the status of each option on this machine (or a simulated "
-                    "one). Example: tf1compat explain --growth --memory-fraction 0.5")
+                    "by side, then the status of each option on this machine (or a simulated "
+                    "one). The TF2 code is the same on every machine: paste it into a program "
+                    "that runs anywhere. Example: tf1compat explain --growth --memory-fraction 0.5")
     parser.add_argument("--config", metavar="FILE",
                         help="read a ConfigProto (text format .pbtxt, or serialized binary)")
     parser.add_argument("--table", action="store_true",
                         help="print the option table (Markdown, as in the README) and exit")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--simulate-gpus", type=int, metavar="N",
-                        help="plan for a machine with N GPUs instead of this one")
+                        help="give the status on a machine with N GPUs instead of this one "
+                             "(the TF2 code does not change)")
     parser.add_argument("--gpu-memory-mib", type=int, default=16384, metavar="MIB",
                         help="total memory of each simulated GPU (default 16384)")
     add_option_flags(parser)
@@ -58,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     if args.table:
         print(markdown_table(), end="")
         return 0
-    from modern.config import ConfigureReport, ReportRow, code_for
+    from modern.code_text import portable_code
+    from modern.config import ConfigureReport, ReportRow
     from modern.inventory import Inventory, detect
     from modern.planning import Status, plan
     from tf1compat.options import SessionOptions
@@ -75,22 +78,25 @@ def run(args: argparse.Namespace) -> int:
         inventory = detect()
     planned = plan(options, inventory=inventory)
     tf1_text = proto_text(options.to_config_proto()) or "# (empty ConfigProto)\n"
-    tf2_code = code_for(planned)
+    tf2_code = portable_code(options)
     report = ConfigureReport([ReportRow(p.keyword, p.value, p.status, p.code, p.detail)
                               for p in planned])
-    if args.json:
-        print(json.dumps({"config_proto": tf1_text, "tf2_code": tf2_code,
-                          "options": report.to_dict(),
-                          "machine_gpus": len(inventory.gpus)}, indent=2))
-        return 0
-    print(side_by_side(tf1_text, tf2_code, "TF1: ConfigProto (text format)", "TF2: code"))
-    print()
     machine = (f"{len(inventory.gpus)} simulated GPU(s)" if args.simulate_gpus is not None
                else f"this machine: {len(inventory.gpus)} GPU(s)")
+    if args.json:
+        # tf2_code is portable; "options" is the status on the machine, with the
+        # calls written out for it.
+        print(json.dumps({"config_proto": tf1_text, "tf2_code": tf2_code,
+                          "options": report.to_dict(), "machine": machine,
+                          "machine_gpus": len(inventory.gpus)}, indent=2))
+        return 0
+    print(side_by_side(tf1_text, tf2_code, "TF1: ConfigProto (text format)",
+                       "TF2: code (the same on every machine)"))
+    print()
     print(f"Status on {machine}:")
     print(textwrap.indent(str(report), "  "))
     if args.simulate_gpus is None and not inventory.gpus and \
             any(p.status is Status.NOT_APPLICABLE for p in planned):
-        print("\nFor the TF2 code on a machine with GPUs, add --simulate-gpus N "
+        print("\nFor the status on a machine with GPUs, add --simulate-gpus N "
               "(and --gpu-memory-mib MIB).")
     return 0

@@ -22,6 +22,8 @@ from tf1compat.options import SessionOptions
 
 # ConfigProto field path -> keyword, straight from the option table.
 FIELD_KEYWORDS = {spec.tf1_field: spec.keyword for spec in OPTION_SPECS}
+# Fields that hold a message where the keyword takes plain values.
+_MESSAGE_FIELDS = {spec.tf1_field for spec in OPTION_SPECS if not spec.field.same_value}
 _NESTED = {"gpu_options": "GPUOptions", "graph_options": "GraphOptions",
            "graph_options.optimizer_options": "OptimizerOptions",
            "gpu_options.experimental": "GPUOptions.Experimental"}
@@ -142,6 +144,10 @@ class ConfigReader:
         if keyword is None:
             raise Unconvertible(f"ConfigProto field {path} has no keyword in the option table "
                                 "(`tf1compat explain --table`)")
+        if path in _MESSAGE_FIELDS:
+            raise Unconvertible(f"{path} is set from {self.source(value)!r}, a message; its "
+                                f"keyword {keyword} takes plain values (`tf1compat explain "
+                                "--table`)")
         if keyword == "jit":
             level = self.jit_text(value)
             if level is not None:
