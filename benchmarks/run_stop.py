@@ -82,7 +82,8 @@ def commands(folder: Path, body: str, name: str) -> dict[str, list[str]]:
             "python": [sys.executable, str(compat)]}
 
 
-def pair_seconds(command: list[str], env: dict) -> float:
+def pair_seconds(command: list[str], env: dict, stops: list[float]) -> float:
+    """The pair's wall time; appends to `stops` the time from SIGTERM to the ps task's end."""
     ps, worker = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
     start = time.perf_counter()
     ps_task = subprocess.Popen([*command, "ps", ps, worker], env=env,
@@ -90,16 +91,19 @@ def pair_seconds(command: list[str], env: dict) -> float:
     try:
         subprocess.run([*command, "worker", ps, worker], env=env, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
+        stopping = time.perf_counter()
         ps_task.send_signal(signal.SIGTERM)
         ps_task.wait(timeout=120)
-        return time.perf_counter() - start
+        end = time.perf_counter()
+        stops.append(end - stopping)
+        return end - start
     finally:
         if ps_task.poll() is None:
             ps_task.kill()
             ps_task.wait()
 
 
-def single_seconds(command: list[str], env: dict) -> float:
+def single_seconds(command: list[str], env: dict, stops: list[float]) -> float:
     start = time.perf_counter()
     subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, timeout=300)
@@ -120,16 +124,21 @@ def main() -> None:
             "single-process script": (single_seconds, commands(folder, SINGLE, "single"))}
         for label, (measure, ways) in cases.items():
             for way in ways.values():  # warm the file cache for both
-                measure(way, env)
+                measure(way, env, [])
             samples: dict[str, list[float]] = {way: [] for way in ways}
+            stops: dict[str, list[float]] = {way: [] for way in ways}
             for _ in range(args.repeats):
                 for way, command in ways.items():
-                    samples[way].append(measure(command, env))
+                    samples[way].append(measure(command, env, stops[way]))
             run, python = (statistics.median(samples[w]) for w in ("run", "python"))
             print(f"{label} ({args.repeats} each, alternated, median wall time)")
             print(f"  tf1compat run (TF1 script)            {run:7.2f} s")
             print(f"  python (tf.compat.v1 script)          {python:7.2f} s")
             print(f"  ratio run / python                    {run / python:7.3f}x")
+            if stops["run"]:
+                run_stop, python_stop = (statistics.median(stops[w]) for w in ("run", "python"))
+                print(f"  SIGTERM to the ps task's end: run {run_stop:.3f} s, "
+                      f"python {python_stop:.3f} s")
 
 
 if __name__ == "__main__":

@@ -92,19 +92,22 @@ def clean_up(process, pids):
     process.communicate(timeout=30)
 
 
-def test_sigterm_ends_a_ps_task_blocked_in_join_at_once(tmp_path):
+@pytest.mark.parametrize("sig, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)],
+                         ids=["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_end_a_ps_task_blocked_in_join_at_once(tmp_path, sig, status):
     process, lines = start_run(tmp_path, PS_TASK), []
     pids = []
     try:
         pids = pids_printed(process, "serving", lines)
         assert all(alive(pid) for pid in pids)
-        process.send_signal(signal.SIGTERM)
-        assert wait_gone(pids, GONE_WITHIN) == [], "the script outlived SIGTERM to run"
+        process.send_signal(sig)
+        assert wait_gone(pids, GONE_WITHIN) == [], f"the script outlived {sig.name} to run"
         _, stderr = process.communicate(timeout=60)
     finally:
         clean_up(process, pids)
-    assert shell_status(process.returncode) == 128 + signal.SIGTERM == 143
-    assert "script.py killed by SIGTERM (exit code 143)" in stderr  # the report still printed
+    assert shell_status(process.returncode) == status
+    # The report still printed, the way a shell names the status.
+    assert f"script.py killed by {sig.name} (exit code {status})" in stderr
 
 
 def test_sigkill_to_run_takes_the_script_and_its_children_along(tmp_path):
