@@ -152,8 +152,12 @@ def run_reference(path, env):
     if python is None:
         pytest.skip("no TensorFlow 1.15 interpreter: set TF1COMPAT_TF1_PYTHON to a Python with "
                     "tensorflow 1.15 (none at /tmp/tf1ref/bin/python)")
+    # A clean environment: importing TF 2.21 sets TF2_BEHAVIOR=1 in the test process,
+    # which would turn TF 1.15 eager; and this checkout's PYTHONPATH is not TF 1.15's.
+    clean = {key: os.environ[key] for key in ("PATH", "HOME", "LANG", "TMPDIR")
+             if key in os.environ}
     result = subprocess.run([python, str(path)], capture_output=True, text=True, timeout=600,
-                            env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", **env))
+                            env=dict(clean, TF_CPP_MIN_LOG_LEVEL="2", **env))
     assert result.returncode == 0, result.stderr[-4000:]
     return last_json(result)
 
