@@ -136,3 +136,37 @@ def test_the_seed_example_reads_the_right_rows_after_migrate(seed_script, plugin
     env = dict(plugin_env)
     env.pop("TF1COMPAT_RUN", None)
     check_rows(_run([str(migrated)], env, migrated.parent))
+
+
+FALLBACK_CHECK = """
+import json, sys
+from modern.input_pipeline import input_pipeline
+from tf1compat.errors import OptionError
+files = sys.argv[1:]
+rows = [list(map(int, row)) for batch in input_pipeline(
+    files, [[1]] * 5, shuffle_files=True, seed=4, num_epochs=6, batch_size=7)
+    for row in zip(*batch)]
+try:
+    input_pipeline(files, [[1]] * 5, shuffle_files=True, num_epochs=None).dataset
+    forever = None
+except OptionError as error:
+    forever = str(error)
+print(json.dumps({"rows": rows, "forever": forever}))
+"""
+
+
+def test_shuffle_files_without_the_plugin_reads_whole_files_per_epoch(minidfs, seed_files,
+                                                                      plugin_env):
+    files = [f"{minidfs.url}/path/to/{name}" for name in ("fileA.csv", "fileB.csv")]
+    env = dict(plugin_env, TF1COMPAT_HDFS_PLUGIN="0")  # the pure-Python hdfs-native reader
+    result = _run(["-c", FALLBACK_CHECK, *files], env, None)
+    assert result.returncode == 0, result.stderr[-4000:]
+    got = json.loads(result.stdout.splitlines()[-1])
+    rows, orders = got["rows"], set()
+    assert len(rows) == 6 * 2 * ROWS
+    for epoch in range(6):
+        halves = (rows[epoch * 20:epoch * 20 + ROWS], rows[epoch * 20 + ROWS:(epoch + 1) * 20])
+        orders.add(tuple("A" if half == file_rows(0) else "B" if half == file_rows(ROWS)
+                         else None for half in halves))
+    assert orders <= {("A", "B"), ("B", "A")} and len(orders) == 2
+    assert "shuffle_files" in got["forever"] and "num_epochs" in got["forever"]
