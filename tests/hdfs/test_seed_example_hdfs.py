@@ -13,7 +13,6 @@ pipeline's own runs are not the example's), and one after it prints that as JSON
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
