@@ -75,6 +75,10 @@ CASES = [
     ("scalar_summary", "tf.scalar_summary('loss', tf.reduce_sum(a))",
      "tf.summary.scalar('loss', tf.reduce_sum(a))"),
     ("histogram_summary", "tf.histogram_summary('weights', a)", "tf.summary.histogram('weights', a)"),
+    ("image_summary", "tf.image_summary('img', tf.reshape(image / 255.0, [1, 4, 4, 3]))",
+     "tf.summary.image('img', tf.reshape(image / 255.0, [1, 4, 4, 3]))"),
+    ("audio_summary", "tf.audio_summary('wave', tf.reshape(tf.sin(tf.range(16.0)), [1, 16]), 8000)",
+     "tf.summary.audio('wave', tf.reshape(tf.sin(tf.range(16.0)), [1, 16]), 8000)"),
     ("merge_summary", "tf.merge_summary([tf.scalar_summary('m', tf.reduce_max(a))])",
      "tf.summary.merge([tf.summary.scalar('m', tf.reduce_max(a))])"),
 ]
