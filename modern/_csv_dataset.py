@@ -33,6 +33,7 @@ from tf1compat._csv.files import (InputFile, first_line_number, hdfs_fallback, p
 from tf1compat._csv.rows import (BadRowReport, DecodeFailed, concat_columns, decode_reason,
                                  handle_bad, locate, split_lines)
 from tf1compat._csv.spec import CsvSpec
+from tf1compat.errors import OptionError
 
 _BLOCK_LINES = 8192
 
@@ -204,8 +205,30 @@ class DatasetBuilder:
             tf.constant([s.crlf for s in shards], tf.bool),
             tf.constant([s.final_cr for s in shards], tf.bool),
             tf.constant([s.file for s in shards], tf.int64))
+        if self.spec.shuffle_files and not self.spec.shuffle:
+            return self._by_file(table, [s.file for s in shards])
         units = tf.data.Dataset.from_tensor_slices(table)
         return self._epochs(units, len(shards))
+
+    def _file_order(self):
+        """File indices, in a new seeded order each epoch (string_input_producer(shuffle=True))."""
+        import tensorflow as tf
+        count = len(self.files)
+        order = tf.data.Dataset.range(count).shuffle(count, seed=self.spec.seed,
+                                                     reshuffle_each_iteration=True)
+        return order.repeat(self.spec.num_epochs) if self.spec.num_epochs != 1 else order
+
+    def _by_file(self, table, shard_files: list):
+        """The shards file by file, the files in a new order each epoch, each file's in order."""
+        import tensorflow as tf
+        first = [shard_files.index(f) if f in shard_files else 0 for f in range(len(self.files))]
+        count = [shard_files.count(f) for f in range(len(self.files))]
+        first, count = tf.constant(first, tf.int64), tf.constant(count, tf.int64)
+
+        def shards_of(file):
+            indices = tf.data.Dataset.range(first[file], first[file] + count[file])
+            return indices.map(_plain(lambda i: tuple(column[i] for column in table)))
+        return self._file_order().flat_map(_plain(shards_of))
 
     # -- read="record": lines ------------------------------------------------------
     def _lines_of(self, file: InputFile):
@@ -214,11 +237,41 @@ class DatasetBuilder:
             lines = hdfs_fallback().text_line_dataset(file.path)
         else:
             lines = tf.data.TextLineDataset(file.path, buffer_size=1 << 20)
+        return self._numbered_blocks(lines, tf.constant(file.index, tf.int64))
+
+    def _numbered_blocks(self, lines, index):
+        import tensorflow as tf
         skip = self.spec.header_lines
         numbered = tf.data.Dataset.zip((lines.skip(skip), tf.data.Dataset.range(skip + 1, 1 << 62)))
         block = max(self.spec.batch_size, _BLOCK_LINES)
-        index = tf.constant(file.index, tf.int64)
         return numbered.batch(block).map(_plain(lambda l, n: (l, n, index)))
+
+    def _blocks_by_file(self):
+        """read="record" with shuffle_files: the files in a new seeded order each epoch."""
+        import random
+
+        import tensorflow as tf
+        if any(f.via_fallback for f in self.files):  # Python datasets: orders drawn here
+            if self.spec.num_epochs is None:
+                raise OptionError("shuffle_files", True, "False for num_epochs=None here",
+                                  "hdfs:// read without TensorFlow's filesystem plugin cannot "
+                                  "reshuffle the files forever; register the plugin, or give "
+                                  "num_epochs")
+            draw, parts = random.Random(self.spec.seed), []
+            for _ in range(self.spec.num_epochs):
+                order = list(range(len(self.files)))
+                draw.shuffle(order)
+                parts += [self._lines_of(self.files[i]) for i in order]
+            blocks = parts[0]
+            for part in parts[1:]:
+                blocks = blocks.concatenate(part)
+            return blocks
+        paths = tf.constant([f.path for f in self.files], tf.string)
+
+        def blocks_of(file):
+            lines = tf.data.TextLineDataset(paths[file], buffer_size=1 << 20)
+            return self._numbered_blocks(lines, file)
+        return self._file_order().flat_map(_plain(blocks_of))
 
     def _block_dataset(self, lines, numbers, file):
         import tensorflow as tf
@@ -233,6 +286,8 @@ class DatasetBuilder:
             block.map(_plain(lambda l, n, f: self._py(self._slow_block, [l, n, f]))))
 
     def _blocks(self):
+        if self.spec.shuffle_files and not self.spec.shuffle:
+            return self._blocks_by_file()
         order = list(range(len(self.files)))
         if self.spec.shuffle:
             import random

@@ -139,7 +139,8 @@ def input_pipeline(files: Any, record_defaults: Any, *, column_names: Any = None
                    field_delim: str = ",", header_lines: int = 0, select_cols: Any = None,
                    na_value: str = "", use_quote_delim: bool = True,
                    num_epochs: Optional[int] = 1, shuffle: bool = False,
-                   seed: Optional[int] = None, shuffle_buffer: int = 10_000,
+                   shuffle_files: bool = False, seed: Optional[int] = None,
+                   shuffle_buffer: int = 10_000,
                    batch_size: int = 1024, drop_remainder: bool = False, read: str = "batch",
                    on_bad_row: str = "raise", num_parallel_reads: Optional[int] = None,
                    engine: str = "auto", chunk_bytes: int = 4 << 20) -> InputPipeline:
@@ -160,6 +161,9 @@ def input_pipeline(files: Any, record_defaults: Any, *, column_names: Any = None
       shuffle: visit byte ranges in a seeded random order each epoch
         (read="record": files, in one seeded order), and mix rows through a
         shuffle buffer of `shuffle_buffer` rows (`Dataset.shuffle`).
+      shuffle_files: visit the files in a new seeded random order each epoch
+        and keep each file's rows in order (TF1's `string_input_producer`
+        default); the rows are not mixed unless `shuffle` is also given.
       read: "batch" reads line-aligned byte ranges of `chunk_bytes`; "record"
         reads line by line (`TextLineDataset`), the per-line way. HDFS paths
         without TensorFlow's filesystem plugin are always read by line.
@@ -183,7 +187,8 @@ def input_pipeline(files: Any, record_defaults: Any, *, column_names: Any = None
         files, record_defaults, num_parallel_reads=num_parallel_reads, engine=engine,
         chunk_bytes=chunk_bytes, column_names=column_names, field_delim=field_delim,
         header_lines=header_lines, select_cols=select_cols, na_value=na_value,
-        use_quote_delim=use_quote_delim, num_epochs=num_epochs, shuffle=shuffle, seed=seed,
+        use_quote_delim=use_quote_delim, num_epochs=num_epochs, shuffle=shuffle,
+        shuffle_files=shuffle_files, seed=seed,
         shuffle_buffer=shuffle_buffer, batch_size=batch_size, drop_remainder=drop_remainder,
         read=read, on_bad_row=on_bad_row)
 

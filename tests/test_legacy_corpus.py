@@ -127,13 +127,12 @@ def test_the_csv_queue_chains_are_converted_or_reported_with_their_reason(migrat
     assert "threads = _rows.start_queue_runners(sess=sess, coord=coord)" in source
     assert not tf_names(source, "tf.compat.v1.train", "tf.compat.v1.TextLineReader",
                         "tf.io.decode_csv")
-    # shuffled files into shuffle_batch on 4 threads: left as is, with both reasons and lines
+    # shuffled files (that alone is shuffle_files=True) into shuffle_batch on 4 threads:
+    # left as is, with the reason and its line
     threads = chains["csv_queue_threads.py"]
-    assert [(f["kind"], f["line"]) for f in threads] == [("not converted", 14),
-                                                          ("not converted", 18)]
-    assert "shuffles the file order" in threads[0]["message"]
+    assert [(f["kind"], f["line"]) for f in threads] == [("not converted", 18)]
     assert "shuffle_batch mixes the rows through a RandomShuffleQueue with 4 threads" in \
-        threads[1]["message"]
+        threads[0]["message"]
     assert "string_input_producer" in (migrated / "csv_queue_threads.py").read_text()
 
 

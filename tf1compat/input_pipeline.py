@@ -359,7 +359,8 @@ def input_pipeline(files: Any, record_defaults: Any, *, column_names: Any = None
                    field_delim: str = ",", header_lines: int = 0, select_cols: Any = None,
                    na_value: str = "", use_quote_delim: bool = True,
                    num_epochs: Optional[int] = 1, shuffle: bool = False,
-                   seed: Optional[int] = None, shuffle_buffer: int = 10_000,
+                   shuffle_files: bool = False, seed: Optional[int] = None,
+                   shuffle_buffer: int = 10_000,
                    batch_size: int = 1024, drop_remainder: bool = False, read: str = "batch",
                    on_bad_row: str = "raise", session: Any = None, queue_capacity: int = 4,
                    name: Optional[str] = None) -> InputPipeline:
@@ -387,6 +388,10 @@ def input_pipeline(files: Any, record_defaults: Any, *, column_names: Any = None
       num_epochs: passes over the files; None repeats forever.
       shuffle: visit files in a seeded random order each epoch and mix rows
         through a RandomShuffleQueue of `shuffle_buffer` rows.
+      shuffle_files: visit the files in a new seeded random order each epoch
+        and keep each file's rows in order, as TF1's
+        `string_input_producer(shuffle=True)` (its default) does; the rows
+        are not mixed unless `shuffle` is also given.
       seed: the seed of every shuffle.
       shuffle_buffer: rows kept in the shuffle queue (min_after_dequeue).
       batch_size: rows per batch.
@@ -417,5 +422,6 @@ def input_pipeline(files: Any, record_defaults: Any, *, column_names: Any = None
         files, record_defaults, session=session, queue_capacity=queue_capacity, name=name,
         column_names=column_names, field_delim=field_delim, header_lines=header_lines,
         select_cols=select_cols, na_value=na_value, use_quote_delim=use_quote_delim,
-        num_epochs=num_epochs, shuffle=shuffle, seed=seed, shuffle_buffer=shuffle_buffer,
+        num_epochs=num_epochs, shuffle=shuffle, shuffle_files=shuffle_files, seed=seed,
+        shuffle_buffer=shuffle_buffer,
         batch_size=batch_size, drop_remainder=drop_remainder, read=read, on_bad_row=on_bad_row)

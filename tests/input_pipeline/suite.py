@@ -89,6 +89,28 @@ class PipelineSuite:
         assert sorted(got) == rows
         assert got != rows
 
+    def test_shuffle_files_reorders_files_each_epoch_and_keeps_their_rows_in_order(
+            self, side, csv_root):
+        files = [int_rows(5, start=100 * i) for i in range(4)]
+        paths = [csv_root.write(f"f{i}.csv", csv_text(rows)) for i, rows in enumerate(files)]
+        got = side.rows(paths, INTS, shuffle_files=True, seed=3, num_epochs=6, batch_size=7)
+        assert len(got) == 6 * 20
+        orders = []
+        for epoch in range(6):
+            rows = got[epoch * 20:(epoch + 1) * 20]
+            blocks = [rows[i:i + 5] for i in range(0, 20, 5)]
+            order = [files.index(block) if block in files else None for block in blocks]
+            assert sorted(order) == [0, 1, 2, 3], (epoch, rows)  # whole files, rows in order
+            orders.append(tuple(order))
+        assert len(set(orders)) > 1  # a new order each epoch
+        again = side.rows(paths, INTS, shuffle_files=True, seed=3, num_epochs=6, batch_size=7)
+        assert again == got  # seeded
+
+    def test_shuffle_files_must_be_a_bool(self, side, csv_root):
+        path = csv_root.write("b.csv", csv_text(int_rows(2)))
+        with pytest.raises(OptionError, match="shuffle_files=1"):
+            side.rows(path, INTS, shuffle_files=1)
+
     def test_file_url(self, side, csv_root):
         path = csv_root.write("u.csv", csv_text(int_rows(3)))
         if "://" in path:

@@ -147,12 +147,19 @@ class Converted(CodemodTest):
         assert "def input_pipeline():\n    _rows = 1\n" in migrated
 
 
-def test_shuffled_file_order_is_refused():
-    # a file list of unknown length, shuffled by default: several files, another order
+def test_a_shuffled_file_order_becomes_shuffle_files():
+    # string_input_producer shuffles by default: a new file order each epoch, rows in order
     code = SCRIPT.replace("[path], num_epochs=1, shuffle=False", "files, num_epochs=1")
-    refused(code, "shuffles the file order", "pass shuffle=False", line=3)
-    refused(SCRIPT.replace("[path], num_epochs=1, shuffle=False", "[a, b], shuffle=True"),
-            "shuffles the file order")
+    migrated, [finding] = run_rule(code)
+    assert finding.kind is Kind.CHANGED
+    assert ("_rows = input_pipeline(files, [[0], [0.0], [0]], header_lines=1, num_epochs=1, "
+            "shuffle=False, shuffle_files=True, batch_size=4)\n") in migrated
+    seeded = SCRIPT.replace("[path], num_epochs=1, shuffle=False", "[a, b], shuffle=True, seed=5")
+    migrated, _ = run_rule(seeded)
+    assert ("input_pipeline([a, b], [[0], [0.0], [0]], header_lines=1, num_epochs=None, "
+            "shuffle=False, shuffle_files=True, seed=5, batch_size=4)") in migrated
+    refused(SCRIPT.replace("[path], num_epochs=1, shuffle=False", "[a, b], shuffle=True, seed=S"),
+            "seed=S is computed")
 
 
 def test_shuffle_batch_and_threads_are_refused_with_every_reason():
@@ -160,11 +167,23 @@ def test_shuffle_batch_and_threads_are_refused_with_every_reason():
         "tf.compat.v1.train.batch([x, y, label], batch_size=4, allow_smaller_final_batch=True)",
         "tf.compat.v1.train.shuffle_batch([x, y, label], batch_size=6, capacity=50,\n"
         "    min_after_dequeue=10, num_threads=4, seed=6)")
-    findings = refused(code, "shuffles the file order",
+    findings = refused(code,
                        "shuffle_batch mixes the rows through a RandomShuffleQueue with 4 threads")
-    assert [f.line for f in findings] == [3, 7]
+    assert [f.line for f in findings] == [7]
     threads = SCRIPT.replace("batch_size=4,", "batch_size=4, num_threads=2,")
     refused(threads, "train.batch(num_threads=2) runs 2 threads", line=7)
+
+
+def test_a_literal_bound_after_the_producer_line_is_written_into_the_call():
+    # the pipeline is built at the producer line, before `B = 4` and `DEFAULTS = ...` run
+    code = SCRIPT.replace("batch_size=4", "batch_size=B").replace(
+        "[[0], [0.0], [0]]", "DEFAULTS").replace(READER, READER + "B = 4\n"
+                                                   "DEFAULTS = [[0], [0.0], [0]]\n")
+    migrated, [finding] = run_rule(code)
+    assert finding.kind is Kind.CHANGED
+    assert ("_rows = input_pipeline([path], [[0], [0.0], [0]], header_lines=1, num_epochs=1, "
+            "shuffle=False, batch_size=4)\n") in migrated
+    assert "B = 4\nDEFAULTS = [[0], [0.0], [0]]\n" in migrated
 
 
 def test_values_that_cannot_be_proven_are_refused():
@@ -172,8 +191,6 @@ def test_values_that_cannot_be_proven_are_refused():
             "batch_size=FLAGS.batch_size is computed", line=7)
     bound_twice = "B = 4\nB = 8\n" + SCRIPT.replace("batch_size=4", "batch_size=B")
     refused(bound_twice, "batch_size=B is computed")
-    bound_later = SCRIPT.replace("batch_size=4", "batch_size=B").replace(READER, READER + "B = 4\n")
-    refused(bound_later, "bound after the string_input_producer line")
     refused(SCRIPT.replace("allow_smaller_final_batch=True", "allow_smaller_final_batch=small"),
             "allow_smaller_final_batch=small is computed")
     refused(SCRIPT.replace("num_epochs=1", "num_epochs=epochs"), "num_epochs=epochs is computed")

@@ -97,7 +97,7 @@ def build(spec: CsvSpec, files: list[InputFile], graph, *, read_size: int,
     runners_before = list(graph.get_collection(tf.compat.v1.GraphKeys.QUEUE_RUNNERS))
     with graph.as_default(), tf.compat.v1.name_scope(name or "input_pipeline"), _quiet():
         filename_queue = tf.compat.v1.train.string_input_producer(
-            [f.path for f in files], num_epochs=spec.num_epochs, shuffle=spec.shuffle,
+            [f.path for f in files], num_epochs=spec.num_epochs, shuffle=spec.files_shuffled,
             seed=spec.seed, capacity=max(32, min(len(files), 1024)), name="filenames")
         reader = tf.compat.v1.TextLineReader(skip_header_lines=spec.header_lines or None)
         read_lines = close_lines = None

@@ -162,6 +162,7 @@ class CsvSpec:
     use_quote_delim: bool = True
     num_epochs: Optional[int] = 1
     shuffle: bool = False
+    shuffle_files: bool = False
     seed: Optional[int] = None
     shuffle_buffer: int = 10_000
     batch_size: int = 1024
@@ -173,8 +174,9 @@ class CsvSpec:
     def build(cls, files: Any, record_defaults: Any, *, column_names: Any = None,
               field_delim: str = ",", header_lines: int = 0, select_cols: Any = None,
               na_value: str = "", use_quote_delim: bool = True, num_epochs: Optional[int] = 1,
-              shuffle: bool = False, seed: Optional[int] = None, shuffle_buffer: int = 10_000,
-              batch_size: int = 1024, drop_remainder: bool = False, read: str = "batch",
+              shuffle: bool = False, shuffle_files: bool = False, seed: Optional[int] = None,
+              shuffle_buffer: int = 10_000, batch_size: int = 1024,
+              drop_remainder: bool = False, read: str = "batch",
               on_bad_row: str = "raise") -> "CsvSpec":
         """Checks every option and returns the frozen spec.
 
@@ -211,6 +213,8 @@ class CsvSpec:
                                   f"{len(columns)} increasing column indices >= 0, one per column")
         if not isinstance(na_value, str):
             raise OptionError("na_value", na_value, "a str ('' means: empty fields are missing)")
+        if not isinstance(shuffle_files, bool):
+            raise OptionError("shuffle_files", shuffle_files, "True or False")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise OptionError("seed", seed, "an int or None")
         return cls(
@@ -218,11 +222,16 @@ class CsvSpec:
             field_delim=field_delim, header_lines=_positive("header_lines", header_lines, 0),
             select_cols=select_cols, na_value=na_value, use_quote_delim=bool(use_quote_delim),
             num_epochs=_positive("num_epochs", num_epochs, 1, allow_none=True),
-            shuffle=bool(shuffle), seed=seed,
+            shuffle=bool(shuffle), shuffle_files=shuffle_files, seed=seed,
             shuffle_buffer=_positive("shuffle_buffer", shuffle_buffer, 1),
             batch_size=_positive("batch_size", batch_size, 1),
             drop_remainder=bool(drop_remainder), read=_choice("read", read, READ_MODES),
             on_bad_row=_choice("on_bad_row", on_bad_row, BAD_ROW_MODES))
+
+    @property
+    def files_shuffled(self) -> bool:
+        """Whether the file order is shuffled each epoch (by shuffle or shuffle_files)."""
+        return self.shuffle or self.shuffle_files
 
     @property
     def dtypes(self) -> tuple[str, ...]:

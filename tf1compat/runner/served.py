@@ -53,6 +53,14 @@ def is_served_package(path: str) -> bool:
 
 def classify(path: str) -> Symbol:
     """How `tf.<path>` (a name the script read successfully) is served."""
+    from tf1compat import tf0_names
+
+    new_name = tf0_names.renamed(path)
+    if new_name is not None:
+        return Symbol("mapped", f"tf.compat.v1.{new_name}", "TF 0.x name, renamed in TF 1.0")
+    if tf0_names.changed_call(path):
+        return Symbol("native", f"tf.compat.v1.{path}",
+                      "TF 0.x arguments (order, keywords) read from the values passed")
     if path.startswith("contrib."):
         from tf1compat.contrib import registry
 

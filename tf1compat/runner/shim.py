@@ -10,7 +10,9 @@ which names the script used and how each was served (see `served`), and
 turns the errors of names TF 2.21 no longer has into ones that say why.
 Names TF 2.21 dropped but tf1compat stands in for (`tf.contrib.*`,
 `tensorflow.examples.tutorials.mnist.input_data`) are served from tf1compat,
-as attributes and as imports (`from tensorflow.contrib import slim`).
+as attributes and as imports (`from tensorflow.contrib import slim`); TF 0.x
+names (`tf.pack`, `tf.mul`) and argument orders (`tf.concat(0, values)`) are
+served by `tf0_calls`.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any, Iterable, Optional
 
 from tf1compat.errors import Tf1CompatError
 from tf1compat.layers import LEGACY_KERAS_HINT
-from tf1compat.runner import served
+from tf1compat.runner import served, tf0_calls
 
 
 class LegacyKerasMissingError(Tf1CompatError, AttributeError):
@@ -89,6 +91,10 @@ class TF1Module(types.ModuleType):
         children = self._tf1_children
         if name in children:
             return children[name]
+        value = tf0_calls.serve(path, self._tf1_root._tf1_target)
+        if value is not None:  # a TF 0.x name, or a call whose 0.x arguments are read anew
+            usage.served(path)
+            return value
         try:
             value = getattr(self._tf1_target, name)
         except (AttributeError, ImportError) as error:  # ImportError: a lazy namespace failed

@@ -29,7 +29,10 @@ closes the pipeline, and the `threads` it returns (a watcher that closes the
 pipeline once `coord` stops, plus the graph's other queue runners, which the
 TF1 call also started) are what `coord.join(threads)` waits for.
 
-Mapped exactly: `skip_header_lines` -> `header_lines`; `field_delim`,
+Mapped exactly: `string_input_producer`'s file order, shuffled by default
+(a new order each epoch, each file's rows in order) -> `shuffle_files=True`
+(with its `seed`), rows unmixed (`shuffle=False`); `skip_header_lines` ->
+`header_lines`; `field_delim`,
 `select_cols`, `na_value`, `use_quote_delim`; `num_epochs` (TF1's default is
 None, forever: always written out); `train.batch(allow_smaller_final_batch=True)`
 -> a shorter last batch, without it -> `drop_remainder=True`. `train.batch` with
@@ -40,9 +43,7 @@ whose `.tensors` are the decoded scalars of one read per run.
 Left as is, and reported with the line and the reason (nothing is guessed):
 several chains in one file; a step not written as its own assignment, or the
 steps in different blocks; a queue, reader, line or decoded column used
-anywhere else (or bound again); the file order shuffled
-(`string_input_producer` shuffles by default) unless there is one file;
-`shuffle_batch` and `train.batch(num_threads>1)` (TF1's row order is another
+anywhere else (or bound again); `shuffle_batch` and `train.batch(num_threads>1)` (TF1's row order is another
 one, and whether the script's results depend on it cannot be known here);
 other batching calls; arguments whose value cannot be proven (literals, or a
 module-level name bound once to a literal, are proven; the files expression
@@ -189,7 +190,8 @@ class _Plan:
                               "reads which queue is not rewritten")
         self.removed: list[cst.SimpleStatementLine] = []
         self.replaced: dict[cst.SimpleStatementLine, cst.SimpleStatementLine] = {}
-        self.proven_names: list[cst.SimpleStatementLine] = []
+        # Module-level names bound once to a literal, by name: their `NAME = literal` lines.
+        self.proven_names: dict[str, cst.SimpleStatementLine] = {}
         keywords: dict[str, str] = {}
 
         # string_input_producer
@@ -204,16 +206,18 @@ class _Plan:
         one_file = isinstance(files, (cst.List, cst.Tuple)) and len(files.elements) == 1 and \
             not isinstance(files.elements[0], cst.StarredElement)
         if shuffle and not one_file:
-            self.problems.append((producer, "string_input_producer shuffles the file order (shuffle is "
-                          "True unless given False, as in TF1) and there may be several files: "
-                          "input_pipeline(shuffle=True) would also shuffle the rows, in "
-                          "another order; pass shuffle=False if the order does not matter"))
+            # TF1 draws a new file order each epoch and reads each file's rows in order:
+            # shuffle_files, not shuffle (which would mix the rows too).
+            keywords["shuffle_files"] = "True"
+            if "seed" in args:
+                self._prove(args["seed"], (int, type(None)), "seed")
+                keywords["seed"] = self._value(args["seed"])
         epochs = "None"
         if "num_epochs" in args:
             value = self._prove(args["num_epochs"], (int, type(None)), "num_epochs")
             if value is not None and value < 1:
                 raise Refused(producer, f"num_epochs={value} is not a number of passes")
-            epochs = self._code(args["num_epochs"])
+            epochs = self._value(args["num_epochs"])
 
         # TextLineReader and reader.read(queue)
         reader_call = calls["reader"][0]
@@ -222,7 +226,7 @@ class _Plan:
         if "skip_header_lines" in args:
             header = self._prove(args["skip_header_lines"], (int, type(None)), "skip_header_lines")
             if header:
-                keywords["header_lines"] = self._code(args["skip_header_lines"])
+                keywords["header_lines"] = self._value(args["skip_header_lines"])
         [use] = self._only_uses(reader, "the reader", expected=1)
         read = self.parent(self.parent(use))
         attribute = self.parent(use)
@@ -259,7 +263,7 @@ class _Plan:
                               ("na_value", str), ("use_quote_delim", bool)):
             if keyword in args:
                 self._prove(args[keyword], kind, keyword)
-                keywords[keyword] = self._code(args[keyword])
+                keywords[keyword] = self._value(args[keyword])
         if isinstance(columns, cst.Name):
             outputs = [columns]
         elif isinstance(columns, (cst.Tuple, cst.List)) and all(
@@ -288,12 +292,6 @@ class _Plan:
         for statement in statements:
             if self.parent(statement) is not block:
                 raise Refused(statement, "the steps of the chain are not in one block")
-        if isinstance(block, cst.Module):
-            position = block.body.index(self.producer_statement)
-            for statement in self.proven_names:
-                if statement in block.body and block.body.index(statement) > position:
-                    raise Refused(statement, "a value of the chain is bound after the "
-                                  "string_input_producer line, where input_pipeline is built")
 
         # start_queue_runners(sess, coord)
         self.start_call = self._start(calls.get("start", ()), producer)
@@ -305,9 +303,10 @@ class _Plan:
         keywords["num_epochs"] = epochs
         keywords["shuffle"] = "False"
         order = ("header_lines", "field_delim", "select_cols", "na_value", "use_quote_delim",
-                 "num_epochs", "shuffle", "batch_size", "drop_remainder", "read")
+                 "num_epochs", "shuffle", "shuffle_files", "seed", "batch_size",
+                 "drop_remainder", "read")
         options = [f"{k}={keywords[k]}" for k in order if k in keywords]
-        self.call_text = (f"{function}({self._code(files)}, {self._code(defaults)}, "
+        self.call_text = (f"{function}({self._code(files)}, {self._value(defaults)}, "
                           + ", ".join(options) + ")")
         tensors = f"{self.variable}.tensors"
         value = tensors if isinstance(tensors_target, (cst.Tuple, cst.List)) else \
@@ -441,8 +440,22 @@ class _Plan:
             return _UNPROVEN
         value = _literal(assign.value)
         if value is not _UNPROVEN:
-            self.proven_names.append(statement)
+            self.proven_names[name.value] = statement
         return value
+
+    def _value(self, node: cst.BaseExpression) -> str:
+        """The code of a proven value for the call, built where the producer was.
+
+        A name bound (once, to a literal) after that line is not bound yet there
+        (`record_defaults = [[1], ...]` between the producer and decode_csv): its
+        literal is written instead, the same value.
+        """
+        statement = self.proven_names.get(node.value) if isinstance(node, cst.Name) else None
+        body = self.module.body
+        if statement is not None and statement in body and self.producer_statement in body and \
+                body.index(statement) > body.index(self.producer_statement):
+            return self._code(statement.body[0].value)
+        return self._code(node)
 
     def _not_a_tensor(self, files: cst.BaseExpression) -> None:
         """Refuses a file list that TensorFlow computes (a tensor, e.g. match_filenames_once)."""
@@ -532,7 +545,7 @@ class _Plan:
         size = self._prove(self._required(args, "batch_size", batch), int, "batch_size")
         if size < 1:
             raise Refused(batch, f"batch_size={size} is not a batch size")
-        keywords = {"batch_size": self._code(args["batch_size"])}
+        keywords = {"batch_size": self._value(args["batch_size"])}
         smaller = self._prove(args["allow_smaller_final_batch"], bool,
                               "allow_smaller_final_batch") \
             if "allow_smaller_final_batch" in args else False
