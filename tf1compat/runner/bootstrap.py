@@ -34,19 +34,6 @@ def _prepare_environment() -> Optional[str]:
         return "installed"
 
 
-def _register_hdfs() -> None:
-    """hdfs:// (and viewfs://) for the script's TF1 readers, when the plugin is built.
-
-    Silent when it is not: a script without HDFS paths must not be warned; one
-    with them gets TensorFlow's "scheme 'hdfs' not implemented" at its read.
-    """
-    from tf1compat.hdfs.plugin import ensure_registered, plugin_disabled, plugin_path
-
-    path = plugin_path()
-    if not plugin_disabled() and path is not None and os.path.exists(path):
-        ensure_registered()
-
-
 def _exit_code(error: SystemExit) -> int:
     code = error.code
     if code is None:
@@ -87,6 +74,7 @@ def main(spec_path: str) -> int:
     import tensorflow as tf
 
     from tf1compat.device_map import DeviceMap
+    from tf1compat.hdfs.on_import import register_if_built
     from tf1compat.options import SessionOptions
     from tf1compat.runner import hooks, shim
 
@@ -96,7 +84,9 @@ def main(spec_path: str) -> int:
 
     with deprecation.silence():  # our call, not the script's: no deprecation notice
         tf.compat.v1.disable_v2_behavior()
-    _register_hdfs()
+    # hdfs:// for the script's TF1 readers, when the plugin is built (silent otherwise;
+    # importing tf1compat arranged it for `import tensorflow` already: this is the same call).
+    register_if_built()
     device_map = DeviceMap.parse(spec.device_map)
     device_hook = hooks.DeviceHook(device_map) if device_map else None
     if device_hook:
