@@ -15,3 +15,17 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "minidfs" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("hdfs"))
+
+
+@pytest.fixture(scope="session")
+def tf1_python():
+    """The TensorFlow 1.15 reference interpreter (tests/tf1_reference): skips without one,
+    fails under CI."""
+    import tf1_reference
+
+    python = tf1_reference.reference_python()
+    if python is None:
+        if tf1_reference.required():
+            pytest.fail(tf1_reference.HOW_TO_GET_ONE + " (required under CI)")
+        pytest.skip(tf1_reference.HOW_TO_GET_ONE)
+    return python
