@@ -162,6 +162,18 @@ def _compare_line(number: int, expected: Line, actual: Line, rtol: float, atol: 
                 f" {actual.text!r}"))
 
 
+# TF prints log_device_placement lines to stdout in an order that is not the program's, and
+# TF 1.x prints its "Device mapping:" block there too, listing the devices of its own build
+# (XLA_CPU, gone in TF 2): TensorFlow's diagnostics, not the program's results.
+_TENSORFLOW_LOG = re.compile(r"^\S+: \(\w+\): /job:|^Device mapping:|^/job:\S+ -> device: ")
+
+
+def without_tensorflow_log(stdout: str) -> str:
+    """What a program printed, without TensorFlow's placement log lines (ends with a newline)."""
+    return "\n".join(line for line in stdout.splitlines()
+                     if not _TENSORFLOW_LOG.match(line)).strip() + "\n"
+
+
 def compare(expected: str, actual: str, rtol: float = DEFAULT_RTOL,
             atol: float = DEFAULT_ATOL) -> Comparison:
     """Compares two printed outputs line by line and number by number (see the module doc).

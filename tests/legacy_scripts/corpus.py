@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -73,16 +72,9 @@ CASES = (
          extras=("flags_common.py",)),
 )
 
-# TF prints log_device_placement lines to stdout in an order that is not ours to fix, and
-# TF 1.15 prints its "Device mapping:" block there too, listing the devices of its own build
-# (XLA_CPU, gone in TF 2): TensorFlow's diagnostics, not the script's results.
-_PLACEMENT_LOG = re.compile(r"^\S+: \(\w+\): /job:|^Device mapping:|^/job:\S+ -> device: ")
-
-
 def printed(stdout: str) -> str:
     """What a script printed, without TensorFlow's placement log lines."""
-    return "\n".join(line for line in stdout.splitlines()
-                     if not _PLACEMENT_LOG.match(line)).strip() + "\n"
+    return printed_numbers.without_tensorflow_log(stdout)
 
 
 def compare(case: Case, stdout: str) -> printed_numbers.Comparison:
