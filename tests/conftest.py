@@ -23,9 +23,4 @@ def tf1_python():
     fails under CI."""
     import tf1_reference
 
-    python = tf1_reference.reference_python()
-    if python is None:
-        if tf1_reference.required():
-            pytest.fail(tf1_reference.HOW_TO_GET_ONE + " (required under CI)")
-        pytest.skip(tf1_reference.HOW_TO_GET_ONE)
-    return python
+    return tf1_reference.require()

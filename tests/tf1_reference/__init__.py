@@ -48,6 +48,19 @@ def required() -> bool:
             or os.environ.get("TF1COMPAT_REQUIRE_TF1_REFERENCE") == "1")
 
 
+def require() -> Path:
+    """The reference interpreter; without one, skips the test (fails it under CI)."""
+    import pytest
+
+    python = reference_python()
+    if python is None:
+        if required():
+            pytest.fail(HOW_TO_GET_ONE + " (required under CI: CI=true or "
+                        "TF1COMPAT_REQUIRE_TF1_REFERENCE=1)")
+        pytest.skip(HOW_TO_GET_ONE)
+    return python
+
+
 def environment() -> dict[str, str]:
     """The reference's environment: no PYTHONPATH (it must not see tf1compat or TF 2.21)."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}

@@ -272,3 +272,16 @@ print(json.dumps(result))
 def test_the_replacement_matches_tf1(probe, tmp_path, tf1_python):
     tf1, ours = tf1_reference.run_both(tf1_python, probe, tmp_path)
     tf1_reference.assert_same(tf1, ours, RTOL, ATOL)
+
+
+def test_every_replaced_contrib_name_has_a_reference_probe():
+    """A name added to the registry's replacements without a probe here fails this test."""
+    from tf1compat.contrib import registry
+
+    import re
+
+    sources = "\n".join((LAYERS, BATCH_NORM, FRAMEWORK, RNN, SEQ2SEQ, PREFETCH))
+    missing = [f"{namespace}.{name}" for namespace, names in registry.REPLACED.items()
+               for name in names
+               if not re.search(r"\." + re.escape(name.split(".")[-1]) + r"\b", sources)]
+    assert not missing, f"served contrib names with no TF 1.15 reference probe: {missing}"
