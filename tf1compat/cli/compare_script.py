@@ -144,8 +144,13 @@ def _run_side(command: list[str], scratch: Path, env: dict[str, str],
 
 
 def compare_script(script: Path, script_args: list[str], python: Path, migrated: bool,
-                   rtol: float, atol: float, timeout: float) -> dict[str, Any]:
-    """Runs every side and compares each with the TF1 side; returns the JSON-ready outcome."""
+                   rtol: float, atol: float, timeout: float
+                   ) -> tuple[dict[str, Any], dict[str, printed_numbers.Comparison]]:
+    """Runs every side and compares each with the TF1 side.
+
+    Returns:
+      The JSON-ready outcome, and each compared side's Comparison.
+    """
     sides: dict[str, Any] = {}
     comparisons: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="tf1compat-compare-") as work_dir:
@@ -176,19 +181,20 @@ def compare_script(script: Path, script_args: list[str], python: Path, migrated:
                                                         sides[side]["printed"], rtol, atol)
     ok = all(outcome["ok"] for outcome in sides.values()) and \
         all(comparison.ok for comparison in comparisons.values())
-    return {"script": str(script), "args": script_args, "tf1_python": str(python),
-            "rtol": rtol, "atol": atol, "ok": ok, "sides": sides,
-            "comparisons": {side: c.to_dict() for side, c in comparisons.items()},
-            "_comparisons": comparisons}
+    outcome = {"script": str(script), "args": script_args, "tf1_python": str(python),
+               "rtol": rtol, "atol": atol, "ok": ok, "sides": sides,
+               "comparisons": {side: c.to_dict() for side, c in comparisons.items()}}
+    return outcome, comparisons
 
 
-def format_outcome(outcome: dict[str, Any]) -> str:
+def format_outcome(outcome: dict[str, Any],
+                   comparisons: dict[str, printed_numbers.Comparison]) -> str:
     lines = [f"{Path(outcome['script']).name}: TF1 ({outcome['tf1_python']}) against "
              + " and ".join(side for side in outcome["sides"] if side != "tf1")]
     for side, result in outcome["sides"].items():
         if not result["ok"]:
             lines.append(f"  {side}: FAILED: {result['error']}")
-    for side, comparison in outcome["_comparisons"].items():
+    for side, comparison in comparisons.items():
         lines.append(f"  {side}: {'agrees' if comparison.ok else 'DIFFERS'}: "
                      + comparison.report().replace("\n", "\n  "))
         for agreement in comparison.agreements:
@@ -201,11 +207,7 @@ def format_outcome(outcome: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     script, script_args = _options_after_script(args)
     python = _check(args)
-    outcome = compare_script(script, script_args, python, args.migrated, args.rtol, args.atol,
-                             args.timeout)
-    comparisons = outcome.pop("_comparisons")
-    if args.json:
-        print(json.dumps(outcome, indent=2))
-    else:
-        print(format_outcome({**outcome, "_comparisons": comparisons}))
+    outcome, comparisons = compare_script(script, script_args, python, args.migrated,
+                                          args.rtol, args.atol, args.timeout)
+    print(json.dumps(outcome, indent=2) if args.json else format_outcome(outcome, comparisons))
     return 0 if outcome["ok"] else 1
