@@ -37,10 +37,9 @@ class Case:
     args: tuple[str, ...] = ()    # "{tmp}": a scratch folder; "{data}": the synthetic data
     run_flags: tuple[str, ...] = ()  # flags for `tf1compat run` (e.g. the device map)
     extras: tuple[str, ...] = ()  # modules next to the script that it imports
-    # the float tolerance of its printed results (|a - b| <= atol + rtol * |b|), and why
+    # the float tolerance of its printed results: |run - tf1| <= atol + rtol * |tf1|
     rtol: float = printed_numbers.DEFAULT_RTOL
     atol: float = printed_numbers.DEFAULT_ATOL
-    tolerance_reason: str = ""
     # what varies from run to run in TF 1.15 too (thread order, timing), so the script prints
     # only what that cannot change
     varies: str = ""

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from tf1compat import printed_numbers
 from tf1compat.errors import Tf1CompatError
