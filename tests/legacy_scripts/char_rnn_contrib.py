@@ -25,7 +25,10 @@ cells = [tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell(12),
          tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell(10),
          tf.contrib.rnn.LSTMBlockCell(8, cell_clip=3.0)]
 cell = tf.contrib.rnn.MultiRNNCell(cells)
-outputs, state = tf.nn.dynamic_rnn(cell, one_hot, dtype=tf.float32)
+# The cells' kernels get an initializer with its own seed: with only the graph-level seed,
+# TF 1.15 derives each op seed from the number of ops built so far, TF 2 from a counter.
+with tf.variable_scope("rnn", initializer=tf.glorot_uniform_initializer(seed=5)) as rnn_scope:
+    outputs, state = tf.nn.dynamic_rnn(cell, one_hot, dtype=tf.float32, scope=rnn_scope)
 print("outputs:", outputs.shape.as_list(), "state parts:", len(state),
       "lstm state:", type(state[0]).__name__)
 with tf.contrib.framework.arg_scope([tf.contrib.layers.fully_connected],

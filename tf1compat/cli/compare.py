@@ -1,4 +1,8 @@
-"""`tf1compat compare`: every example in its TF1 and TF2 form, each in its own process, side by side."""
+"""`tf1compat compare`: every example in its TF1 and TF2 form, each in its own process, side by side.
+
+With --script, a user's own TF1 script under their TF1 interpreter and under tf1compat
+instead (compare_script.py).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Optional
 
+from tf1compat.cli import compare_script
 from tf1compat.errors import Tf1CompatError
 
 FORMS = ("tf1", "tf2")
@@ -24,7 +29,11 @@ def register(subparsers) -> None:
         "compare", help="run every example in its TF1 and TF2 form and compare the results",
         description="Run each example twice, as TF1 code (tf1compat) and as TF2 code (modern), "
                     "each in its own process, and print the results side by side. Exits 1 "
-                    "when a pair disagrees or a form fails.")
+                    "when a pair disagrees or a form fails. With --script SCRIPT [ARGS] "
+                    "--tf1-python PATH: run your own TF1 script under that TensorFlow 1 "
+                    "interpreter and under `tf1compat run` (and, with --migrated, after "
+                    "migrate), and compare every number it printed. Example: tf1compat compare "
+                    "--tf1-python ~/tf1/bin/python --script train.py --steps 10")
     parser.add_argument("--only", action="append", metavar="NAME",
                         help="run only this example (repeat, or give a comma list)")
     parser.add_argument("--examples", metavar="DIR",
@@ -41,6 +50,7 @@ def register(subparsers) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="draw TF1 vs TF2 training curves (loss, accuracy per epoch)")
+    compare_script.add_arguments(parser)
     parser.set_defaults(handler=run)
 
 
@@ -149,6 +159,11 @@ def format_table(rows: list[dict]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.script is not None:
+        return compare_script.run(args)
+    for name in ("tf1_python", "migrated"):
+        if getattr(args, name):
+            raise Tf1CompatError(f"--{name.replace('_', '-')} goes with --script SCRIPT")
     folder = find_examples(args.examples)
     package = _import_package(folder)
     names = _selected(tuple(package.EXAMPLES), args.only)

@@ -50,12 +50,20 @@ def add_arg_scope(func: Callable) -> Callable:
         return func(*args, **kwargs)
 
     with_scope._arg_scope_key = key
-    try:
-        names = tuple(inspect.signature(func).parameters)
-    except (TypeError, ValueError):
-        names = ()
-    _DECORATED[key] = names
+    _DECORATED[key] = _keyword_names(func)
     return with_scope
+
+
+def _keyword_names(func: Callable) -> tuple[str, ...]:
+    """What TF 1.15 lists for `arg_scoped_arguments`: the positional parameters that have a
+    default; all positional parameters when none has one (its slice `[-0:]` takes them all)."""
+    try:
+        parameters = [p for p in inspect.signature(func).parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        return ()
+    with_defaults = [p.name for p in parameters if p.default is not p.empty]
+    return tuple(with_defaults or (p.name for p in parameters))
 
 
 def has_arg_scope(func: Callable) -> bool:
@@ -64,7 +72,8 @@ def has_arg_scope(func: Callable) -> bool:
 
 
 def arg_scoped_arguments(func: Callable) -> list[str]:
-    """The argument names of a decorated function (ValueError if it is not decorated)."""
+    """The keyword argument names of a decorated function, as TF 1.15 lists them (ValueError
+    if it is not decorated)."""
     if not has_arg_scope(func):
         raise ValueError(f"{_name(func)} is not decorated with @add_arg_scope")
     return list(_DECORATED[_key(func)])

@@ -1,16 +1,21 @@
 """`tf.contrib.layers.batch_norm`, on `tf.compat.v1` (graph mode).
 
-Contract (TF 1.x, the common arguments): normalises over every axis but the
-channel one (the last; axis 1 with data_format='NCHW'). Variables under the
-scope (default 'BatchNorm'): `beta` (center=True), `gamma` (scale=True; the
-default scale=False uses 1), `moving_mean` and `moving_variance` (not
-trainable, in MOVING_AVERAGE_VARIABLES). Training (`is_training`, a bool or
-a boolean tensor) uses the batch's statistics and adds the updates
-`moving = moving - (1 - decay) * (moving - batch)` to `updates_collections`
-(UPDATE_OPS; None runs them with the output); inference uses the moving
-statistics. Rank-2 and rank-4 inputs go through the fused kernel, as
-TF 1.x did by default, so the moving variance gets the batch variance with
-Bessel's correction; other ranks use the plain batch variance.
+Contract (TF 1.15, the common arguments, checked against TF 1.15 itself by
+tests/tf1_reference): normalises over every axis but the channel one (the
+last; axis 1 with data_format='NCHW'). Model variables under the scope
+(default 'BatchNorm'): `beta` (center=True), `gamma` (scale=True; the default
+scale=False uses 1), `moving_mean` and `moving_variance` (not trainable, and,
+as in TF 1.15, in no MOVING_AVERAGE_VARIABLES collection). TF 1.15 creates
+them in the order of the code path it takes: its fused function (rank 2, or
+rank 4 with other update collections) makes beta before gamma; the core
+layer it uses otherwise (update ops in UPDATE_OPS) makes gamma before beta.
+Training (`is_training`, a bool or a boolean tensor) uses the batch's
+statistics and adds the updates `moving = moving - (1 - decay) * (moving -
+batch)` to `updates_collections` (UPDATE_OPS; None runs them with the
+output); inference uses the moving statistics. Rank-2 and rank-4 inputs go
+through the fused kernel unless fused=False, as TF 1.x did by default, so the
+moving variance gets the batch variance with Bessel's correction; other ranks
+use the plain batch variance.
 """
 
 from __future__ import annotations
@@ -65,25 +70,34 @@ def batch_norm(inputs, decay=0.999, center=True, scale=False, epsilon=0.001, act
         dtype = inputs.dtype.base_dtype
         shape = [int(channels)]
 
-        def param(name, default, trainable_param, extra_collections=()):
+        def param(name, default, trainable_param):
             collections = list(_variable_collections(variables_collections, name) or [])
             return model_variable(name, shape=shape, dtype=dtype,
                                   initializer=initializers.get(name, default),
                                   regularizer=regularizers.get(name),
-                                  collections=collections + list(extra_collections),
-                                  trainable=trainable_param)
+                                  collections=collections, trainable=trainable_param)
 
-        beta = param("beta", v1.zeros_initializer(), trainable) if center else None
-        gamma = param("gamma", v1.ones_initializer(), trainable) if scale else None
-        moving = [v1.GraphKeys.MOVING_AVERAGE_VARIABLES]
-        moving_mean = param("moving_mean", v1.zeros_initializer(), False, moving)
-        moving_variance = param("moving_variance", v1.ones_initializer(), False, moving)
+        # TF 1.15's core-layer path (update ops in UPDATE_OPS, not its rank-2 fused function)
+        # creates gamma before beta; the order shows in every variable collection.
+        core_layer = (updates_collections == v1.GraphKeys.UPDATE_OPS
+                      and not (rank == 2 and fused is not False))
+        order = ("gamma", "beta") if core_layer else ("beta", "gamma")
+        made = {}
+        for name in order:
+            if name == "beta" and center:
+                made[name] = param("beta", v1.zeros_initializer(), trainable)
+            elif name == "gamma" and scale:
+                made[name] = param("gamma", v1.ones_initializer(), trainable)
+        beta, gamma = made.get("beta"), made.get("gamma")
+        moving_mean = param("moving_mean", v1.zeros_initializer(), False)
+        moving_variance = param("moving_variance", v1.ones_initializer(), False)
         offset = beta if beta is not None else tf.zeros(shape, dtype)
         factor = gamma if gamma is not None else tf.ones(shape, dtype)
 
         def normalize(training: bool):
             return _normalize(tf, inputs, rank, channel_axis, data_format, factor, offset,
-                              moving_mean, moving_variance, epsilon, training)
+                              moving_mean, moving_variance, epsilon, training,
+                              fused is not False)
 
         if isinstance(is_training, bool):
             outputs, mean, variance = normalize(is_training)
@@ -108,10 +122,10 @@ def batch_norm(inputs, decay=0.999, center=True, scale=False, epsilon=0.001, act
 
 
 def _normalize(tf, inputs, rank, channel_axis, data_format, gamma, beta, moving_mean,
-               moving_variance, epsilon, training):
+               moving_variance, epsilon, training, fusable):
     """(outputs, mean used, variance used): batch statistics when training, else moving ones."""
     v1 = tf.compat.v1
-    if rank in (2, 4):
+    if rank in (2, 4) and fusable:
         x = tf.reshape(inputs, [-1, 1, 1, inputs.shape[-1]]) if rank == 2 else inputs
         fmt = "NHWC" if rank == 2 else data_format
         if training:

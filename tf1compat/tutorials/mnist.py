@@ -24,6 +24,8 @@ Contract (TF 1.x `learn/datasets/mnist.py`, which `input_data` re-exported):
 - Idx format: a big-endian uint32 magic number (2051 for images, 2049 for
   labels), the counts (images: number, rows, columns; labels: number), then
   the bytes; a wrong magic number raises ValueError naming the file.
+- Like TF 1.x, `extract_images` and `extract_labels` print `Extracting PATH`
+  to stdout for each file they read.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ def _name(handle) -> str:
 
 def extract_images(f) -> numpy.ndarray:
     """uint8 [number, rows, cols, 1] from a gzipped idx3 file object."""
+    print("Extracting", _name(f))  # as TF 1.x printed, to stdout
     with gzip.GzipFile(fileobj=f) as stream:
         magic = _read32(stream)
         if magic != IMAGE_MAGIC:
@@ -80,6 +83,7 @@ def dense_to_one_hot(labels_dense: numpy.ndarray, num_classes: int) -> numpy.nda
 
 def extract_labels(f, one_hot: bool = False, num_classes: int = 10) -> numpy.ndarray:
     """uint8 [number] (or one-hot float64 [number, num_classes]) from a gzipped idx1 file object."""
+    print("Extracting", _name(f))
     with gzip.GzipFile(fileobj=f) as stream:
         magic = _read32(stream)
         if magic != LABEL_MAGIC:
