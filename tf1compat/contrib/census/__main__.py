@@ -87,8 +87,9 @@ def report() -> None:
             disagree.append(f"{row['name']} (run {said['run']}, migrate {said['migrate']})")
         if not now[row["name"]]:
             unserved.append(row)
-    print(f"census: {len(rows)} tf.contrib names, {sum(int(r['uses']) for r in rows)} uses, "
-          f"{len(_read(REPOS))} repositories (tf1compat/contrib/census_data)")
+    using = len({row["repo"] for row in _read(PER_REPO)})
+    print(f"census: {sum(int(r['uses']) for r in rows)} uses of {len(rows)} tf.contrib names in "
+          f"{using} of {len(_read(REPOS))} repositories (tf1compat/contrib/census_data)")
     print("served = `run` and `migrate` both serve every spelling the census saw")
     for label, served in (("at the census", before), ("now", now)):
         uses, repos, _, _ = coverage(served)

@@ -88,6 +88,12 @@ class FileUses:
         default_factory=lambda: collections.defaultdict(set))
 
     def add(self, raw: str, spelling: str) -> None:
+        if "__" in raw:  # `rnn.__dict__`: a look at the module itself
+            parts = raw.split(".")
+            raw = ".".join(parts[:next(i for i, p in enumerate(parts) if p.startswith("__"))])
+            spelling = f"attr:{raw}"
+            if not raw:
+                return
         name = public_name(raw)
         self.counts[name] += 1
         self.spellings[name].add(spelling)
