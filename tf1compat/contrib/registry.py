@@ -107,6 +107,17 @@ REPLACED: dict[str, tuple[str, ...]] = {
     "cudnn_rnn": ("CudnnCompatibleLSTMCell", "CudnnCompatibleGRUCell"),
 }
 
+# Replacements living outside tf1compat.contrib.<namespace>: name -> the tf1compat object.
+_UTILS = "tf1compat.contrib.layer_utils."
+REPLACED_AT: dict[str, str] = {
+    **{f"{namespace}{name}": _UTILS + name
+       for namespace in ("layers.", "layers.utils.", "slim.utils.")
+       for name in ("collect_named_outputs", "convert_collection_to_dict")},
+    **{f"{namespace}{name}": _UTILS + name
+       for namespace in ("layers.utils.", "slim.utils.")
+       for name in ("append_tensor_alias", "gather_tensors_aliases", "get_tensor_aliases")},
+}
+
 # contrib modules that are a tf1compat module outside tf1compat.contrib: name -> module.
 # contrib.learn's MNIST reader is the one `tensorflow.examples.tutorials.mnist.input_data`
 # re-exported, which tf1compat.tutorials.mnist stands for.
@@ -205,6 +216,8 @@ def table() -> dict[str, Entry]:
             full = f"{namespace}.{name}"
             entries[full] = Entry(full, Served.REPLACED, f"tf1compat.contrib.{full}", "tf1compat",
                                   REPLACED_NOTES.get(full, ""))
+    for name, target in REPLACED_AT.items():
+        entries[name] = Entry(name, Served.REPLACED, target, "tf1compat")
     for name, module in MODULE_HOMES.items():
         entries[name] = Entry(name, Served.REPLACED, module, "tf1compat", MODULE_HOME_NOTE)
     # slim re-exports contrib.layers and contrib.framework under its own name.
@@ -212,6 +225,7 @@ def table() -> dict[str, Entry]:
         namespace, _, rest = name.partition(".")
         if namespace in ("layers", "framework") and f"slim.{rest}" not in entries:
             target = f"tf1compat.contrib.slim.{rest}" if entry.served is Served.REPLACED \
+                and name not in REPLACED_AT \
                 else entry.target
             entries[f"slim.{rest}"] = dataclasses.replace(entry, name=f"slim.{rest}",
                                                           target=target)
@@ -266,6 +280,8 @@ def import_for(entry: Entry) -> str:
     """The module to import for a replaced entry's target ('tf1compat.contrib.layers')."""
     if entry.name in MODULE_HOMES:
         return entry.target
+    if entry.name in REPLACED_AT:
+        return entry.target.rpartition(".")[0]
     return "tf1compat.contrib." + entry.name.split(".")[0]
 
 
@@ -321,6 +337,10 @@ def attribute(namespace: str, name: str) -> Any:
     """`tf.contrib.<namespace>.<name>` for a module's `__getattr__`: resolved, or ContribError."""
     if name.startswith("__"):
         raise AttributeError(name)
+    if name == "python":  # contrib's source tree: tensorflow.contrib.X.python.ops...
+        from tf1compat.contrib.finder import deep_module
+
+        return deep_module(f"{namespace}.python")
     full = f"{namespace}.{name}"
     if lookup(full) is None and is_namespace(full):
         return namespace_module(full)
@@ -342,6 +362,7 @@ class ContribNamespace(types.ModuleType):
         super().__init__(f"tf1compat.contrib.{name}",
                          f"tf.contrib.{name}, served from tf1compat's contrib table")
         self.__dict__["_contrib_name"] = name
+        self.__path__ = []  # `import tf1compat.contrib.<name>.<more>` comes to the finder
 
     def __getattr__(self, name: str) -> Any:
         return attribute(self._contrib_name, name)

@@ -11,7 +11,8 @@ A *use* is one place the source names a contrib name:
   a use of that name.
 
 Deep module paths (`tensorflow.contrib.framework.python.ops.arg_scope`) are
-normalised to the public name (`framework.arg_scope`) by `public_name`; the
+normalised to the public name (`framework.arg_scope`) by
+`tf1compat.contrib.paths.public_name`; the
 spelling as written is kept too, so a check can try exactly what the source
 wrote. The chain stops at the first part that names a class member
 (`learn.ModeKeys.TRAIN` is a use of `learn.ModeKeys`).
@@ -24,60 +25,7 @@ import collections
 import dataclasses
 from typing import Iterator, Optional
 
-# Package folders whose public name drops `python.<folder>`: `slim.python.slim.learning`
-# is `slim.learning`; slim's data readers (`slim.python.slim.data.X`) are `slim.X`.
-_SELF_NAMED = {"slim": ("data",), "learn": ()}
-# Public subpackages kept under a self-named package: `slim.nets.resnet_v1`, `learn.datasets`.
-_KEPT_SUBPACKAGES = {"slim": ("nets",), "learn": ("datasets", "preprocessing")}
-
-
-def public_name(raw: str) -> str:
-    """The public `tf.contrib` name of a path under `tensorflow.contrib.` ('layers.flatten').
-
-    >>> public_name('framework.python.ops.arg_scope.arg_scope')
-    'framework.arg_scope'
-    >>> public_name('slim.python.slim.data.parallel_reader')
-    'slim.parallel_reader'
-    >>> public_name('learn.python.learn.datasets.mnist')
-    'learn.datasets.mnist'
-    >>> public_name('layers.python.layers.initializers.xavier_initializer')
-    'layers.xavier_initializer'
-    """
-    parts = raw.split(".")
-    if "python" not in parts[1:]:
-        return _trim(parts)
-    at = parts.index("python")
-    namespace, rest = parts[:at], parts[at + 1:]
-    top = namespace[0]
-    if top in _SELF_NAMED and rest[:1] == [top]:
-        rest = rest[1:]
-        if rest[:1] and rest[0] in _SELF_NAMED[top]:
-            rest = rest[1:]
-        if rest[:1] and rest[0] in _KEPT_SUBPACKAGES[top]:
-            # learn.preprocessing.text.VocabularyProcessor -> learn.preprocessing.VocabularyProcessor
-            if rest[0] == "preprocessing" and len(rest) > 2:
-                rest = [rest[0], *rest[2:]]
-            return _trim(namespace + rest)
-        if top == "learn" and len(rest) >= 2:
-            rest = rest[1:]  # learn.python.learn.estimators.X -> learn.X
-            if len(rest) >= 2:
-                rest = rest[1:]
-        return _trim(namespace + rest)
-    rest = rest[1:]  # the folder: ops, layers, training, framework, kernel_tests ...
-    if len(rest) >= 2:
-        rest = rest[1:]  # the module file, when a name follows
-    return _trim(namespace + rest)
-
-
-def _trim(parts: list[str]) -> str:
-    """Stops the chain after a class name followed by more parts (`learn.ModeKeys.TRAIN`)."""
-    for index, part in enumerate(parts[1:], start=1):
-        if part.startswith("__"):  # rnn.__dict__: a look at the module, not a name in it
-            return ".".join(parts[:index])
-        if part[:1].isupper() and index + 1 < len(parts):
-            return ".".join(parts[:index + 1])
-    return ".".join(parts)
-
+from tf1compat.contrib.paths import public_name
 
 @dataclasses.dataclass
 class FileUses:
