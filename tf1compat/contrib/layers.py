@@ -26,6 +26,7 @@ from tf1compat.contrib import registry
 from tf1compat.contrib.arg_scope import add_arg_scope
 from tf1compat.contrib.batch_norm import batch_norm
 from tf1compat.contrib.framework import model_variable
+from tf1compat.contrib.layer_norm import layer_norm
 from tf1compat.contrib.layer_utils import collect_named_outputs
 from tf1compat.contrib.layer_utils import get_variable_collections as _variable_collections
 from tf1compat.contrib.initializers import (variance_scaling_initializer, xavier_initializer,
@@ -37,7 +38,7 @@ __all__ = ["flatten", "fully_connected", "linear", "relu", "conv2d", "convolutio
            "max_pool2d", "avg_pool2d", "batch_norm", "dropout", "one_hot_encoding",
            "l1_regularizer", "l2_regularizer", "l1_l2_regularizer", "sum_regularizer",
            "apply_regularization", "xavier_initializer", "xavier_initializer_conv2d",
-           "variance_scaling_initializer", "repeat"]
+           "variance_scaling_initializer", "repeat", "layer_norm"]
 
 _DEFAULT = object()  # "the TF 1.x default": relu, Xavier, zeros (built when used)
 

@@ -35,7 +35,8 @@ from typing import Any, Optional
 from tf1compat.errors import Tf1CompatError
 
 # Our modules, one per contrib namespace we serve (tf1compat/contrib/<name>.py).
-MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn", "legacy_seq2seq")
+MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn", "legacy_seq2seq",
+           "training", "learn")
 _TFA = "TensorFlow Addons, which has no release for TF 2.21 (its last, 0.23, needs TF < 2.16)"
 
 
@@ -93,7 +94,7 @@ REPLACED: dict[str, tuple[str, ...]] = {
                "max_pool2d", "avg_pool2d", "batch_norm", "dropout", "one_hot_encoding",
                "l1_regularizer", "l2_regularizer", "l1_l2_regularizer", "sum_regularizer",
                "apply_regularization", "xavier_initializer", "xavier_initializer_conv2d",
-               "variance_scaling_initializer", "repeat"),
+               "variance_scaling_initializer", "repeat", "layer_norm"),
     "framework": ("get_variables", "get_model_variables", "get_trainable_variables",
                   "get_local_variables", "get_variables_to_restore", "get_variables_by_name",
                   "get_variables_by_suffix", "get_unique_variable", "variable", "model_variable",
@@ -105,6 +106,8 @@ REPLACED: dict[str, tuple[str, ...]] = {
                        "sequence_loss"),
     "slim": ("prefetch_queue", "prefetch_queue.prefetch_queue"),
     "cudnn_rnn": ("CudnnCompatibleLSTMCell", "CudnnCompatibleGRUCell"),
+    "training": ("HParams",),
+    "learn": ("ModeKeys",),
 }
 
 # Replacements living outside tf1compat.contrib.<namespace>: name -> the tf1compat object.
@@ -132,6 +135,9 @@ MODULE_HOME_NOTE = ("contrib.learn's MNIST reader, the one tensorflow.examples.t
 _KERAS_3 = ("TensorFlow's upgrade tool rewrites it to {}, which under Keras 3 fails on TF1 "
             "graph variables (Invalid dtype: float32_ref); replaced instead")
 REPLACED_NOTES: dict[str, str] = {
+    "layers.layer_norm": "TensorFlow's upgrade tool points to tf.keras.layers.LayerNormalization, "
+                         "whose epsilon (1e-3, contrib's 1e-12) and variable names differ; "
+                         "replaced to keep contrib's",
     "layers.l1_regularizer": _KERAS_3.format("tf.keras.regularizers.l1"),
     "layers.l2_regularizer": _KERAS_3.format("tf.keras.regularizers.l2(0.5 * scale)"),
     **{f"layers.{name}": "TensorFlow's upgrade tool rewrites the call (not the name) into a "
@@ -158,8 +164,6 @@ MAPPED: dict[str, tuple[str, str]] = {
 
 # Names with no home; the note names what to use instead.
 UNSUPPORTED: dict[str, str] = {
-    "layers.layer_norm": "use tf.keras.layers.LayerNormalization (its epsilon defaults to 1e-3, "
-                         "contrib's to 1e-12), as TensorFlow's upgrade tool advises",
     "layers.optimize_loss": "build the optimizer and call minimize() (tf.compat.v1.train)",
     "cudnn_rnn.CudnnLSTM": "needs a GPU with cuDNN; on CPU use "
                            "tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell (served) or "
