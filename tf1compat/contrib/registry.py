@@ -121,6 +121,24 @@ REPLACED_AT: dict[str, str] = {
        for name in ("append_tensor_alias", "gather_tensors_aliases", "get_tensor_aliases")},
 }
 
+# slim's data, training and evaluation stack, served by the tf_slim library (contrib.slim's
+# own code, kept on PyPI): these modules hold no arg_scope'd layers, so they never mix with
+# tf1compat's layers under one arg_scope. name -> the tf_slim module.
+TF_SLIM = "tf-slim"
+LIBRARY_MODULES: dict[str, str] = {
+    **{f"slim.{name}": f"tf_slim.data.{name}" for name in (
+        "dataset", "dataset_data_provider", "data_decoder", "data_provider", "parallel_reader",
+        "tfexample_decoder")},
+    "slim.queues": "tf_slim.queues",
+    "slim.learning": "tf_slim.learning",
+    "slim.evaluation": "tf_slim.evaluation",
+    "slim.metrics": "tf_slim.metrics",
+    "slim.model_analyzer": "tf_slim.model_analyzer",
+    "slim.summaries": "tf_slim.summaries",
+}
+LIBRARY_NOTE = ("contrib.slim's own code, from the tf_slim library (pip install tf-slim, or "
+                "tf1compat[slim])")
+
 # contrib modules that are a tf1compat module outside tf1compat.contrib: name -> module.
 # contrib.learn's MNIST reader is the one `tensorflow.examples.tutorials.mnist.input_data`
 # re-exported, which tf1compat.tutorials.mnist stands for.
@@ -171,7 +189,6 @@ UNSUPPORTED: dict[str, str] = {
     "cudnn_rnn.CudnnGRU": "needs a GPU with cuDNN; on CPU use "
                           "tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell (served) or "
                           "tf.keras.layers.GRU",
-    "slim.learning": "slim's training loop: use tf.compat.v1.train.MonitoredTrainingSession",
     # contrib.losses (slim.losses) took the logits first: tf.losses is not a drop-in.
     "losses": "use tf.compat.v1.losses.<name>(labels, logits, ...): contrib.losses took the "
               "logits first, so pass both by keyword",
@@ -224,6 +241,8 @@ def table() -> dict[str, Entry]:
         entries[name] = Entry(name, Served.REPLACED, target, "tf1compat")
     for name, module in MODULE_HOMES.items():
         entries[name] = Entry(name, Served.REPLACED, module, "tf1compat", MODULE_HOME_NOTE)
+    for name, module in LIBRARY_MODULES.items():
+        entries[name] = Entry(name, Served.MAPPED, module, TF_SLIM, LIBRARY_NOTE)
     # slim re-exports contrib.layers and contrib.framework under its own name.
     for name, entry in list(entries.items()):
         namespace, _, rest = name.partition(".")
@@ -276,6 +295,9 @@ def resolve(name: str) -> Any:
     except (AttributeError, ImportError) as error:
         if isinstance(error, Tf1CompatError):
             raise
+        if entry.source == TF_SLIM:
+            raise ContribError(name, f"it is served by the tf_slim library, which is not "
+                                     f"installed ({error}): pip install tf-slim") from None
         raise ContribError(name, f"TensorFlow's upgrade table maps it to {entry.target}, which "
                                  f"TF 2.21 does not have ({error})") from None
 
@@ -286,6 +308,8 @@ def import_for(entry: Entry) -> str:
         return entry.target
     if entry.name in REPLACED_AT:
         return entry.target.rpartition(".")[0]
+    if entry.source == TF_SLIM:
+        return entry.target
     return "tf1compat.contrib." + entry.name.split(".")[0]
 
 
@@ -295,7 +319,8 @@ def missing_home(entry: Entry) -> Optional[str]:
     Legacy-Keras homes (`tf.compat.v1.nn.rnn_cell.*`, `tf.compat.v1.layers.*`) are not
     imported: whether tf_keras is installed here says nothing about where the code will run.
     """
-    if entry.served is not Served.MAPPED or entry.target.startswith(_LEGACY_HOMES):
+    if entry.served is not Served.MAPPED or entry.target.startswith(_LEGACY_HOMES) or \
+            entry.source == TF_SLIM:  # a library: installed where the script runs, or said then
         return None
     try:
         import_dotted(entry.target)

@@ -23,10 +23,14 @@ from typing import Iterable
 def table_word(name: str) -> str:
     from tf1compat.contrib import registry
 
-    entry = registry.lookup(name)
-    if entry is not None:
-        return entry.served.value
-    return "namespace" if registry.is_namespace(name) else "unknown"
+    parts = name.split(".")
+    for end in range(len(parts), 0, -1):  # a name inside a module the table maps counts too
+        entry = registry.lookup(".".join(parts[:end]))
+        if entry is not None:
+            return entry.served.value
+        if registry.is_namespace(".".join(parts[:end])):
+            return "namespace" if end == len(parts) else "unknown"
+    return "unknown"
 
 
 @functools.lru_cache(maxsize=None)

@@ -133,6 +133,9 @@ class ContribRule(Rule):
             head, rest = ".".join(parts[:end]), parts[end:]
             entry = registry.lookup(head)
             if entry is not None:
+                if rest and entry.source == registry.TF_SLIM and not self._library_has(
+                        entry, rest[0], node):
+                    return None
                 code = self._entry_code(entry, node)
                 return None if code is None else ".".join([code, *rest])
             if registry.is_namespace(head):
@@ -142,6 +145,18 @@ class ContribRule(Rule):
                 return self._namespace_code(head, node)
         self._not_converted(parts[0], node)
         return None
+
+    def _library_has(self, entry: registry.Entry, name: str, node: cst.CSTNode) -> bool:
+        """Whether the library module an entry maps to has `name` (reported when it has not)."""
+        from tf1compat.contrib.finder import import_error
+
+        error = import_error(entry.name, (name,))
+        if error is None or "not installed" in error:  # not installed here: said at run time
+            return True
+        self._report(f"{entry.name}.{name}", node, Kind.NOT_CONVERTED,
+                     f"tf.contrib.{entry.name}.{name} left as is: {entry.target} has no "
+                     f"{name} ({error}); it fails on TF 2.21 (under `tf1compat run` too)")
+        return False
 
     def _deep_rewrite(self, name: str, node: cst.CSTNode) -> Optional[str]:
         """`tf.contrib.X.python...` -> the code of the public name it stands for."""
@@ -176,8 +191,10 @@ class ContribRule(Rule):
                          f"{_source(entry)})")
             return code
         needs_import(self.context, registry.import_for(entry))
+        whose = "the tf_slim library, contrib.slim's own code" \
+            if entry.source == registry.TF_SLIM else "tf1compat's replacement"
         self._report(entry.name, node, Kind.CHANGED,
-                     f"tf.contrib.{entry.name} -> {entry.target} (tf1compat's replacement: "
+                     f"tf.contrib.{entry.name} -> {entry.target} ({whose}: "
                      "tf.contrib is not in TF 2)")
         return entry.target
 
