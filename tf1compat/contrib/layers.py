@@ -28,6 +28,8 @@ from tf1compat.contrib.batch_norm import batch_norm
 from tf1compat.contrib.framework import model_variable
 from tf1compat.contrib.layer_norm import layer_norm
 from tf1compat.contrib.layer_utils import collect_named_outputs
+from tf1compat.contrib.separable_conv import (separable_conv2d, separable_convolution2d,
+                                              softmax)
 from tf1compat.contrib.layer_utils import get_variable_collections as _variable_collections
 from tf1compat.contrib.initializers import (variance_scaling_initializer, xavier_initializer,
                                             xavier_initializer_conv2d)
@@ -38,7 +40,8 @@ __all__ = ["flatten", "fully_connected", "linear", "relu", "conv2d", "convolutio
            "max_pool2d", "avg_pool2d", "batch_norm", "dropout", "one_hot_encoding",
            "l1_regularizer", "l2_regularizer", "l1_l2_regularizer", "sum_regularizer",
            "apply_regularization", "xavier_initializer", "xavier_initializer_conv2d",
-           "variance_scaling_initializer", "repeat", "layer_norm"]
+           "variance_scaling_initializer", "repeat", "layer_norm",
+           "separable_conv2d", "separable_convolution2d", "softmax"]
 
 _DEFAULT = object()  # "the TF 1.x default": relu, Xavier, zeros (built when used)
 
