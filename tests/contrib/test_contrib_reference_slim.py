@@ -84,3 +84,49 @@ def test_slim_training_and_evaluation_on_tfrecords_match_tf_1_15(tmp_path):
     assert expected[0]["checkpoint"] == "model.ckpt-16" and expected[0]["accuracy"] > 0.9
     assert_close(expected, under_run, 1e-5, "run")
     assert_close(expected, migrated, 1e-5, "migrate")
+
+
+OPTIMIZE_LOSS = r"""
+import json
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.RandomState(2)
+x = tf.constant(rng.randn(16, 3).astype(np.float32))
+y = tf.constant(rng.randn(16, 1).astype(np.float32))
+w = tf.get_variable("w", initializer=tf.constant(rng.randn(3, 1).astype(np.float32)))
+loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - y))
+step = tf.train.get_or_create_global_step()
+train_op = tf.contrib.layers.optimize_loss(loss, step, learning_rate=0.1, optimizer="SGD",
+                                           clip_gradients=0.5, summaries=["loss"])
+losses = []
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for _ in range(5):
+        losses.append(float(sess.run(train_op)))
+    print("RESULT " + json.dumps({"losses": losses, "w": sess.run(w).tolist(),
+                                  "step": int(sess.run(step)),
+                                  "summaries": len(tf.get_collection(tf.GraphKeys.SUMMARIES))}))
+"""
+
+
+def test_optimize_loss_matches_tf_1_15(tmp_path):
+    expected, under_run, migrated = three_ways(tmp_path, OPTIMIZE_LOSS)
+    assert expected[0]["step"] == 5
+    assert_close(expected, under_run, 1e-5, "run")
+    assert_close(expected, migrated, 1e-5, "migrate")
+
+
+def test_the_compatibility_layer_leaves_tensorflow_itself_unchanged():
+    from tensorflow.python.framework import ops
+
+    from tf1compat.contrib.tf_slim_compat import load
+
+    had = {name: hasattr(ops, name) for name in ("Tensor", "IndexedSlices")}
+    import sys
+
+    tf_slim = load()
+    optimizers = sys.modules["tf_slim.layers.optimizers"]
+
+    assert {name: hasattr(ops, name) for name in had} == had
+    assert optimizers.ops.Tensor.__name__ == "Tensor" and tf_slim.learning is not None

@@ -137,6 +137,11 @@ LIBRARY_MODULES: dict[str, str] = {
     "slim.model_analyzer": "tf_slim.model_analyzer",
     "slim.summaries": "tf_slim.summaries",
 }
+# Single functions from tf_slim (not arg_scope'd there, so no arg_scope mixing): name -> target.
+LIBRARY_NAMES: dict[str, str] = {
+    "layers.optimize_loss": "tf_slim.layers.optimizers.optimize_loss",
+    "slim.optimize_loss": "tf_slim.layers.optimizers.optimize_loss",
+}
 LIBRARY_NOTE = ("contrib.slim's own code, from the tf_slim library (pip install tf-slim, or "
                 "tf1compat[slim])")
 
@@ -173,6 +178,7 @@ MAPPED: dict[str, tuple[str, str]] = {
     "framework.create_global_step": (_V1 + "train.create_global_step", ""),
     "framework.init_from_checkpoint": (_V1 + "train.init_from_checkpoint", ""),
     "framework.list_variables": (_V1 + "train.list_variables", ""),
+    "framework.load_checkpoint": (_V1 + "train.load_checkpoint", ""),
     **{f"rnn.{cell}": (_RNN_CELLS + cell, _LEGACY) for cell in (
         "RNNCell", "BasicRNNCell", "BasicLSTMCell", "LSTMCell", "GRUCell", "MultiRNNCell",
         "LSTMStateTuple", "DropoutWrapper", "ResidualWrapper", "DeviceWrapper")},
@@ -183,7 +189,6 @@ MAPPED: dict[str, tuple[str, str]] = {
 
 # Names with no home; the note names what to use instead.
 UNSUPPORTED: dict[str, str] = {
-    "layers.optimize_loss": "build the optimizer and call minimize() (tf.compat.v1.train)",
     "cudnn_rnn.CudnnLSTM": "needs a GPU with cuDNN; on CPU use "
                            "tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell (served) or "
                            "tf.keras.layers.LSTM",
@@ -242,8 +247,8 @@ def table() -> dict[str, Entry]:
         entries[name] = Entry(name, Served.REPLACED, target, "tf1compat")
     for name, module in MODULE_HOMES.items():
         entries[name] = Entry(name, Served.REPLACED, module, "tf1compat", MODULE_HOME_NOTE)
-    for name, module in LIBRARY_MODULES.items():
-        entries[name] = Entry(name, Served.MAPPED, module, TF_SLIM, LIBRARY_NOTE)
+    for name, target in {**LIBRARY_MODULES, **LIBRARY_NAMES}.items():
+        entries[name] = Entry(name, Served.MAPPED, target, TF_SLIM, LIBRARY_NOTE)
     # slim re-exports contrib.layers and contrib.framework under its own name.
     for name, entry in list(entries.items()):
         namespace, _, rest = name.partition(".")
@@ -253,6 +258,14 @@ def table() -> dict[str, Entry]:
                 else entry.target
             entries[f"slim.{rest}"] = dataclasses.replace(entry, name=f"slim.{rest}",
                                                           target=target)
+    # slim.layers is contrib.layers, slim.initializers its initializers (same objects).
+    for name, entry in list(entries.items()):
+        namespace, _, rest = name.partition(".")
+        if namespace == "layers" and "." not in rest:
+            entries[f"slim.layers.{rest}"] = dataclasses.replace(entry, name=f"slim.layers.{rest}")
+            if rest.endswith("_initializer"):
+                entries[f"slim.initializers.{rest}"] = dataclasses.replace(
+                    entry, name=f"slim.initializers.{rest}")
     return entries
 
 
@@ -292,6 +305,10 @@ def resolve(name: str) -> Any:
     if entry is None or entry.served is Served.UNSUPPORTED:
         raise ContribError(name, hint(name))
     try:
+        if entry.source == TF_SLIM:
+            from tf1compat.contrib.tf_slim_compat import load
+
+            load()  # tf_slim, made fit for TF 2.21 before any of it is used
         return import_dotted(entry.target)
     except (AttributeError, ImportError) as error:
         if isinstance(error, Tf1CompatError):
@@ -309,8 +326,8 @@ def import_for(entry: Entry) -> str:
         return entry.target
     if entry.name in REPLACED_AT:
         return entry.target.rpartition(".")[0]
-    if entry.source == TF_SLIM:
-        return entry.target
+    if entry.source == TF_SLIM:  # through tf1compat, which loads tf_slim fit for TF 2.21
+        return "tf1compat.contrib." + entry.name.split(".")[0]
     return "tf1compat.contrib." + entry.name.split(".")[0]
 
 

@@ -191,10 +191,14 @@ class ContribRule(Rule):
                          f"{_source(entry)})")
             return code
         needs_import(self.context, registry.import_for(entry))
-        whose = "the tf_slim library, contrib.slim's own code" \
-            if entry.source == registry.TF_SLIM else "tf1compat's replacement"
+        if entry.source == registry.TF_SLIM:  # through tf1compat, which makes tf_slim fit
+            code = f"tf1compat.contrib.{entry.name}"
+            self._report(entry.name, node, Kind.CHANGED,
+                         f"tf.contrib.{entry.name} -> {code} ({entry.target}, the tf_slim "
+                         "library: contrib.slim's own code)")
+            return code
         self._report(entry.name, node, Kind.CHANGED,
-                     f"tf.contrib.{entry.name} -> {entry.target} ({whose}: "
+                     f"tf.contrib.{entry.name} -> {entry.target} (tf1compat's replacement: "
                      "tf.contrib is not in TF 2)")
         return entry.target
 
