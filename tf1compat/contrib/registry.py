@@ -200,6 +200,12 @@ UNSUPPORTED: dict[str, str] = {
               "logits first, so pass both by keyword",
     "slim.losses": "use tf.compat.v1.losses.<name>(labels, logits, ...): slim.losses was "
                    "contrib.losses, which took the logits first, so pass both by keyword",
+    # TPUEstimator and its configuration are tf.estimator classes, removed in TF 2.16.
+    **{f"tpu.{name}": "TPUEstimator and its configuration are built on tf.estimator, which "
+                      "TF 2.16 removed; on TF 2.21 use tf.distribute.TPUStrategy with Keras "
+                      "or a custom training loop"
+       for name in ("TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig",
+                    "InputPipelineConfig")},
     "learn": "tf.contrib.learn has no successor in TF 2.21 (tf.estimator is gone too): "
              "rewrite the model with tf.compat.v1 graph code or Keras",
 }
