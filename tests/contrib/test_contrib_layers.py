@@ -36,7 +36,7 @@ def test_fully_connected_variables_collections_and_value(graph):
     assert names == ["fully_connected/weights", "fully_connected/biases",
                      "fully_connected_1/weights", "fully_connected_1/biases"]
     assert [v.op.name for v in v1.get_collection(v1.GraphKeys.MODEL_VARIABLES)] == names
-    assert v1.get_collection("outs") == [out] and out.alias == "fully_connected"
+    assert v1.get_collection("outs") == [out] and out.aliases == ["fully_connected"]  # as TF 1.15
     graph.run(v1.global_variables_initializer())
     np.testing.assert_allclose(graph.run(out), [[3.5, 3.5, 3.5]])
     assert (graph.run(again) >= 0).all()  # relu by default

@@ -37,7 +37,7 @@ def test_the_table_covers_the_common_contrib_names():
         "framework.arg_scope": Served.REPLACED, "framework.get_variables_to_restore":
             Served.REPLACED, "cudnn_rnn.CudnnCompatibleLSTMCell": Served.REPLACED,
         "cudnn_rnn.CudnnCompatibleGRUCell": Served.REPLACED,
-        "cudnn_rnn.CudnnLSTM": Served.UNSUPPORTED, "layers.layer_norm": Served.UNSUPPORTED,
+        "cudnn_rnn.CudnnLSTM": Served.UNSUPPORTED, "layers.layer_norm": Served.REPLACED,
         "image.rotate": Served.UNSUPPORTED,
     }
     for name, served in expected.items():
@@ -71,7 +71,8 @@ def test_namespaces_resolve_through_the_package():
 
 
 @pytest.mark.parametrize("path, words", [
-    ("layers.layer_norm", ["tf.contrib.layers.layer_norm", "tf.keras.layers.LayerNormalization"]),
+    ("losses.softmax_cross_entropy", ["tf.contrib.losses.softmax_cross_entropy",
+                                      "pass both by keyword"]),
     ("cudnn_rnn.CudnnLSTM", ["tf.contrib.cudnn_rnn.CudnnLSTM", "CudnnCompatibleLSTMCell"]),
     ("image.rotate", ["tf.contrib.image.rotate", "tfa.image.rotate", "no release for TF 2.21"]),
     ("seq2seq.BasicDecoder", ["tf.contrib.seq2seq.BasicDecoder", "tfa.seq2seq"]),

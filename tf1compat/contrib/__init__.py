@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from tf1compat.contrib import finder
 from tf1compat.contrib.registry import ContribError, hint, is_namespace, namespace_module
+
+finder.install()  # tf1compat.contrib.X.python... imports, as `migrate` writes them
 
 __all__ = ["ContribError"]
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from tf1compat.contrib.arg_scope import add_arg_scope
 from tf1compat.contrib.framework import model_variable
+from tf1compat.contrib.layer_utils import collect_named_outputs
+from tf1compat.contrib.layer_utils import get_variable_collections as _variable_collections
 
 _UPDATE_OPS = object()  # the default: tf.GraphKeys.UPDATE_OPS
 
@@ -43,8 +45,6 @@ def batch_norm(inputs, decay=0.999, center=True, scale=False, epsilon=0.001, act
                renorm_decay=0.99, adjustment=None):
     """Batch normalisation with moving statistics (see the module docstring)."""
     import tensorflow as tf
-
-    from tf1compat.contrib.layers import _variable_collections, collect_named_outputs
 
     v1 = tf.compat.v1
     _unsupported(batch_weights=batch_weights is not None, renorm=renorm,

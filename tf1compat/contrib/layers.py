@@ -14,7 +14,8 @@ Contracts of TF 1.x that scripts and checkpoints depend on:
 - `flatten(inputs)`: [batch, ...] -> [batch, k]; rank unknown or < 2 raises ValueError.
 - `dropout(inputs, keep_prob=0.5, is_training=True)`: identity when not training.
 - Every layer honours `arg_scope`, and `outputs_collections` adds the output
-  (with an `alias` attribute naming the scope) to those collections.
+  (its `aliases` list gets the scope's name,
+  see `tf1compat.contrib.layer_utils`) to those collections.
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ from tf1compat.contrib import registry
 from tf1compat.contrib.arg_scope import add_arg_scope
 from tf1compat.contrib.batch_norm import batch_norm
 from tf1compat.contrib.framework import model_variable
+from tf1compat.contrib.layer_norm import layer_norm
+from tf1compat.contrib.layer_utils import collect_named_outputs
+from tf1compat.contrib.separable_conv import (separable_conv2d, separable_convolution2d,
+                                              softmax)
+from tf1compat.contrib.layer_utils import get_variable_collections as _variable_collections
 from tf1compat.contrib.initializers import (variance_scaling_initializer, xavier_initializer,
                                             xavier_initializer_conv2d)
 from tf1compat.contrib.regularizers import (apply_regularization, l1_l2_regularizer,
@@ -34,7 +40,8 @@ __all__ = ["flatten", "fully_connected", "linear", "relu", "conv2d", "convolutio
            "max_pool2d", "avg_pool2d", "batch_norm", "dropout", "one_hot_encoding",
            "l1_regularizer", "l2_regularizer", "l1_l2_regularizer", "sum_regularizer",
            "apply_regularization", "xavier_initializer", "xavier_initializer_conv2d",
-           "variance_scaling_initializer", "repeat"]
+           "variance_scaling_initializer", "repeat", "layer_norm",
+           "separable_conv2d", "separable_convolution2d", "softmax"]
 
 _DEFAULT = object()  # "the TF 1.x default": relu, Xavier, zeros (built when used)
 
@@ -43,24 +50,6 @@ def _tf():
     import tensorflow as tf
 
     return tf
-
-
-def collect_named_outputs(collections, alias: str, outputs):
-    """Adds `outputs` (with `outputs.alias = alias`) to each collection named; returns it."""
-    if collections:
-        alias = alias[:-1] if alias.endswith("/") else alias
-        try:
-            outputs.alias = alias
-        except AttributeError:  # a type without __dict__: the collection alone
-            pass
-        _tf().compat.v1.add_to_collections(collections, outputs)
-    return outputs
-
-
-def _variable_collections(variables_collections, name: str) -> Optional[list]:
-    if isinstance(variables_collections, dict):
-        return variables_collections.get(name)
-    return variables_collections
 
 
 def _weights_and_biases(shape: list, num_outputs: int, dtype, *, weights_initializer,

@@ -7,7 +7,7 @@ Both users read this table: `tf1compat run` (the shim resolves
 - **mapped** when a TF2 or `tf.compat.v1` symbol does the same job: the
   mapping is TensorFlow's own (`tf_upgrade_v2`'s table
   `all_renames_v2.manual_symbol_renames`, read from the installed wheel) or
-  one of ours below where that table has none;
+  one of ours (`tf1compat.contrib.tables`) where that table has none;
 - **replaced** when tf1compat has a small faithful replacement
   (`tf1compat.contrib.<module>`);
 - **unsupported** when neither exists; the entry's note names the
@@ -32,11 +32,15 @@ import importlib
 import types
 from typing import Any, Optional
 
+from tf1compat.contrib.tables import (  # noqa: F401 - the table's data, read here and by users
+    LEGACY_HOMES as _LEGACY_HOMES, LIBRARY_MODULES, LIBRARY_NAMES, LIBRARY_NOTE, MAPPED,
+    MODULE_HOME_NOTE, MODULE_HOMES, REPLACED, REPLACED_AT, REPLACED_NOTES, TF_SLIM, TFA as _TFA,
+    UNSUPPORTED)
 from tf1compat.errors import Tf1CompatError
 
 # Our modules, one per contrib namespace we serve (tf1compat/contrib/<name>.py).
-MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn", "legacy_seq2seq")
-_TFA = "TensorFlow Addons, which has no release for TF 2.21 (its last, 0.23, needs TF < 2.16)"
+MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn", "legacy_seq2seq",
+           "training", "learn")
 
 
 class Served(str, enum.Enum):
@@ -82,91 +86,6 @@ class ContribError(Tf1CompatError, AttributeError):
                          f"in TF 2): {hint}")
 
 
-_V1 = "tf.compat.v1."
-_RNN_CELLS = "tf.compat.v1.nn.rnn_cell."
-_LEGACY_HOMES = (_RNN_CELLS, _V1 + "layers.")
-_LEGACY = "runs on legacy Keras (tf_keras), as tf.compat.v1.nn.rnn_cell does under Keras 3"
-
-# Replacements written here: namespace -> names (each one is tf1compat.contrib.<namespace>.<name>).
-REPLACED: dict[str, tuple[str, ...]] = {
-    "layers": ("flatten", "fully_connected", "linear", "relu", "conv2d", "convolution2d",
-               "max_pool2d", "avg_pool2d", "batch_norm", "dropout", "one_hot_encoding",
-               "l1_regularizer", "l2_regularizer", "l1_l2_regularizer", "sum_regularizer",
-               "apply_regularization", "xavier_initializer", "xavier_initializer_conv2d",
-               "variance_scaling_initializer", "repeat"),
-    "framework": ("get_variables", "get_model_variables", "get_trainable_variables",
-                  "get_local_variables", "get_variables_to_restore", "get_variables_by_name",
-                  "get_variables_by_suffix", "get_unique_variable", "variable", "model_variable",
-                  "local_variable", "add_model_variable", "arg_scope", "add_arg_scope",
-                  "has_arg_scope", "arg_scoped_arguments", "assign_from_checkpoint_fn"),
-    "rnn": ("LSTMBlockCell",),
-    "seq2seq": ("sequence_loss",),
-    "legacy_seq2seq": ("rnn_decoder", "basic_rnn_seq2seq", "sequence_loss_by_example",
-                       "sequence_loss"),
-    "slim": ("prefetch_queue", "prefetch_queue.prefetch_queue"),
-    "cudnn_rnn": ("CudnnCompatibleLSTMCell", "CudnnCompatibleGRUCell"),
-}
-
-# contrib modules that are a tf1compat module outside tf1compat.contrib: name -> module.
-# contrib.learn's MNIST reader is the one `tensorflow.examples.tutorials.mnist.input_data`
-# re-exported, which tf1compat.tutorials.mnist stands for.
-MODULE_HOMES: dict[str, str] = {
-    "learn.datasets.mnist": "tf1compat.tutorials.mnist",
-    "learn.python.learn.datasets.mnist": "tf1compat.tutorials.mnist",
-}
-MODULE_HOME_NOTE = ("contrib.learn's MNIST reader, the one tensorflow.examples.tutorials.mnist."
-                     "input_data re-exported; local files only, it never downloads")
-
-# Why a name TensorFlow's upgrade tool does convert is replaced here instead.
-_KERAS_3 = ("TensorFlow's upgrade tool rewrites it to {}, which under Keras 3 fails on TF1 "
-            "graph variables (Invalid dtype: float32_ref); replaced instead")
-REPLACED_NOTES: dict[str, str] = {
-    "layers.l1_regularizer": _KERAS_3.format("tf.keras.regularizers.l1"),
-    "layers.l2_regularizer": _KERAS_3.format("tf.keras.regularizers.l2(0.5 * scale)"),
-    **{f"layers.{name}": "TensorFlow's upgrade tool rewrites the call (not the name) into a "
-                         "Keras VarianceScaling initializer; replaced to keep contrib's formula "
-                         "(a truncated normal of stddev sqrt(1.3 * factor / n))"
-       for name in ("xavier_initializer", "xavier_initializer_conv2d",
-                    "variance_scaling_initializer")},
-}
-
-# Mappings TensorFlow's table lacks (or gets wrong for TF 2.21): name -> (target, note).
-MAPPED: dict[str, tuple[str, str]] = {
-    "framework.get_or_create_global_step": (_V1 + "train.get_or_create_global_step", ""),
-    "framework.get_global_step": (_V1 + "train.get_global_step", ""),
-    "framework.create_global_step": (_V1 + "train.create_global_step", ""),
-    "framework.init_from_checkpoint": (_V1 + "train.init_from_checkpoint", ""),
-    "framework.list_variables": (_V1 + "train.list_variables", ""),
-    **{f"rnn.{cell}": (_RNN_CELLS + cell, _LEGACY) for cell in (
-        "RNNCell", "BasicRNNCell", "BasicLSTMCell", "LSTMCell", "GRUCell", "MultiRNNCell",
-        "LSTMStateTuple", "DropoutWrapper", "ResidualWrapper", "DeviceWrapper")},
-    "rnn.static_rnn": (_V1 + "nn.static_rnn", ""),
-    "rnn.static_bidirectional_rnn": (_V1 + "nn.static_bidirectional_rnn", ""),
-    "rnn.static_state_saving_rnn": (_V1 + "nn.static_state_saving_rnn", ""),
-}
-
-# Names with no home; the note names what to use instead.
-UNSUPPORTED: dict[str, str] = {
-    "layers.layer_norm": "use tf.keras.layers.LayerNormalization (its epsilon defaults to 1e-3, "
-                         "contrib's to 1e-12), as TensorFlow's upgrade tool advises",
-    "layers.optimize_loss": "build the optimizer and call minimize() (tf.compat.v1.train)",
-    "cudnn_rnn.CudnnLSTM": "needs a GPU with cuDNN; on CPU use "
-                           "tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell (served) or "
-                           "tf.keras.layers.LSTM",
-    "cudnn_rnn.CudnnGRU": "needs a GPU with cuDNN; on CPU use "
-                          "tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell (served) or "
-                          "tf.keras.layers.GRU",
-    "slim.learning": "slim's training loop: use tf.compat.v1.train.MonitoredTrainingSession",
-    # contrib.losses (slim.losses) took the logits first: tf.losses is not a drop-in.
-    "losses": "use tf.compat.v1.losses.<name>(labels, logits, ...): contrib.losses took the "
-              "logits first, so pass both by keyword",
-    "slim.losses": "use tf.compat.v1.losses.<name>(labels, logits, ...): slim.losses was "
-                   "contrib.losses, which took the logits first, so pass both by keyword",
-    "learn": "tf.contrib.learn has no successor in TF 2.21 (tf.estimator is gone too): "
-             "rewrite the model with tf.compat.v1 graph code or Keras",
-}
-
-
 @functools.lru_cache(maxsize=None)
 def _tf_tables() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """TensorFlow's own upgrade tables (renames, Addons mappings, module notes), contrib only."""
@@ -205,16 +124,29 @@ def table() -> dict[str, Entry]:
             full = f"{namespace}.{name}"
             entries[full] = Entry(full, Served.REPLACED, f"tf1compat.contrib.{full}", "tf1compat",
                                   REPLACED_NOTES.get(full, ""))
+    for name, target in REPLACED_AT.items():
+        entries[name] = Entry(name, Served.REPLACED, target, "tf1compat")
     for name, module in MODULE_HOMES.items():
         entries[name] = Entry(name, Served.REPLACED, module, "tf1compat", MODULE_HOME_NOTE)
+    for name, target in {**LIBRARY_MODULES, **LIBRARY_NAMES}.items():
+        entries[name] = Entry(name, Served.MAPPED, target, TF_SLIM, LIBRARY_NOTE)
     # slim re-exports contrib.layers and contrib.framework under its own name.
     for name, entry in list(entries.items()):
         namespace, _, rest = name.partition(".")
         if namespace in ("layers", "framework") and f"slim.{rest}" not in entries:
             target = f"tf1compat.contrib.slim.{rest}" if entry.served is Served.REPLACED \
+                and name not in REPLACED_AT \
                 else entry.target
             entries[f"slim.{rest}"] = dataclasses.replace(entry, name=f"slim.{rest}",
                                                           target=target)
+    # slim.layers is contrib.layers, slim.initializers its initializers (same objects).
+    for name, entry in list(entries.items()):
+        namespace, _, rest = name.partition(".")
+        if namespace == "layers" and "." not in rest:
+            entries[f"slim.layers.{rest}"] = dataclasses.replace(entry, name=f"slim.layers.{rest}")
+            if rest.endswith("_initializer"):
+                entries[f"slim.initializers.{rest}"] = dataclasses.replace(
+                    entry, name=f"slim.initializers.{rest}")
     return entries
 
 
@@ -254,10 +186,17 @@ def resolve(name: str) -> Any:
     if entry is None or entry.served is Served.UNSUPPORTED:
         raise ContribError(name, hint(name))
     try:
+        if entry.source == TF_SLIM:
+            from tf1compat.contrib.tf_slim_compat import load
+
+            load()  # tf_slim, made fit for TF 2.21 before any of it is used
         return import_dotted(entry.target)
     except (AttributeError, ImportError) as error:
         if isinstance(error, Tf1CompatError):
             raise
+        if entry.source == TF_SLIM:
+            raise ContribError(name, f"it is served by the tf_slim library, which is not "
+                                     f"installed ({error}): pip install tf-slim") from None
         raise ContribError(name, f"TensorFlow's upgrade table maps it to {entry.target}, which "
                                  f"TF 2.21 does not have ({error})") from None
 
@@ -266,6 +205,10 @@ def import_for(entry: Entry) -> str:
     """The module to import for a replaced entry's target ('tf1compat.contrib.layers')."""
     if entry.name in MODULE_HOMES:
         return entry.target
+    if entry.name in REPLACED_AT:
+        return entry.target.rpartition(".")[0]
+    if entry.source == TF_SLIM:  # through tf1compat, which loads tf_slim fit for TF 2.21
+        return "tf1compat.contrib." + entry.name.split(".")[0]
     return "tf1compat.contrib." + entry.name.split(".")[0]
 
 
@@ -275,7 +218,8 @@ def missing_home(entry: Entry) -> Optional[str]:
     Legacy-Keras homes (`tf.compat.v1.nn.rnn_cell.*`, `tf.compat.v1.layers.*`) are not
     imported: whether tf_keras is installed here says nothing about where the code will run.
     """
-    if entry.served is not Served.MAPPED or entry.target.startswith(_LEGACY_HOMES):
+    if entry.served is not Served.MAPPED or entry.target.startswith(_LEGACY_HOMES) or \
+            entry.source == TF_SLIM:  # a library: installed where the script runs, or said then
         return None
     try:
         import_dotted(entry.target)
@@ -321,6 +265,10 @@ def attribute(namespace: str, name: str) -> Any:
     """`tf.contrib.<namespace>.<name>` for a module's `__getattr__`: resolved, or ContribError."""
     if name.startswith("__"):
         raise AttributeError(name)
+    if name == "python":  # contrib's source tree: tensorflow.contrib.X.python.ops...
+        from tf1compat.contrib.finder import deep_module
+
+        return deep_module(f"{namespace}.python")
     full = f"{namespace}.{name}"
     if lookup(full) is None and is_namespace(full):
         return namespace_module(full)
@@ -342,6 +290,7 @@ class ContribNamespace(types.ModuleType):
         super().__init__(f"tf1compat.contrib.{name}",
                          f"tf.contrib.{name}, served from tf1compat's contrib table")
         self.__dict__["_contrib_name"] = name
+        self.__path__ = []  # `import tf1compat.contrib.<name>.<more>` comes to the finder
 
     def __getattr__(self, name: str) -> Any:
         return attribute(self._contrib_name, name)

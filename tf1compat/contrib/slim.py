@@ -3,9 +3,12 @@
 slim re-exported contrib.layers (conv2d, fully_connected, max_pool2d,
 flatten, dropout, batch_norm, repeat, regularizers, initializers) and
 contrib.framework (arg_scope, variables, assign_from_checkpoint_fn);
-`slim.prefetch_queue.prefetch_queue` is served too, and `slim.losses` is
-TF1's `tf.losses`. slim's training loop (`slim.learning`) and data providers
-are not served: the error says what to use instead.
+`slim.prefetch_queue.prefetch_queue` is served too. slim's data, training
+and evaluation stack (`slim.dataset`, `dataset_data_provider`,
+`tfexample_decoder`, `parallel_reader`, `queues`, `learning`, `evaluation`,
+`metrics`) comes from the tf_slim library, contrib.slim's own code (see
+`tf1compat.contrib.tf_slim_compat`); those modules hold no arg_scope'd
+layers, so they never meet tf1compat's layers under one arg_scope.
 """
 
 from __future__ import annotations

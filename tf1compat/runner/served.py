@@ -66,6 +66,12 @@ def classify(path: str) -> Symbol:
 
         name = path[len("contrib."):]
         entry = registry.lookup(name)
+        parts = name.split(".")
+        for end in range(len(parts) - 1, 0, -1):  # a name inside a module the table maps
+            module_entry = entry or registry.lookup(".".join(parts[:end]))
+            if module_entry is not None and module_entry.source == registry.TF_SLIM:
+                rest = name[len(module_entry.name):]
+                return Symbol("mapped", module_entry.target + rest, module_entry.note)
         if entry is None:
             for module, home in registry.MODULE_HOMES.items():  # a name in a served module
                 if name.startswith(module + "."):

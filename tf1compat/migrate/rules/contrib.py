@@ -127,10 +127,15 @@ class ContribRule(Rule):
     def _rewrite(self, name: str, node: cst.CSTNode) -> Optional[str]:
         """The code standing for `tf.contrib.<name>`, or None (reported) to leave it."""
         parts = name.split(".")
+        if "python" in parts[1:]:  # contrib's source tree: tf.contrib.layers.python.layers...
+            return self._deep_rewrite(name, node)
         for end in range(len(parts), 0, -1):
             head, rest = ".".join(parts[:end]), parts[end:]
             entry = registry.lookup(head)
             if entry is not None:
+                if rest and entry.source == registry.TF_SLIM and not self._library_has(
+                        entry, rest[0], node):
+                    return None
                 code = self._entry_code(entry, node)
                 return None if code is None else ".".join([code, *rest])
             if registry.is_namespace(head):
@@ -140,6 +145,36 @@ class ContribRule(Rule):
                 return self._namespace_code(head, node)
         self._not_converted(parts[0], node)
         return None
+
+    def _library_has(self, entry: registry.Entry, name: str, node: cst.CSTNode) -> bool:
+        """Whether the library module an entry maps to has `name` (reported when it has not)."""
+        from tf1compat.contrib.finder import import_error
+
+        error = import_error(entry.name, (name,))
+        if error is None or "not installed" in error:  # not installed here: said at run time
+            return True
+        self._report(f"{entry.name}.{name}", node, Kind.NOT_CONVERTED,
+                     f"tf.contrib.{entry.name}.{name} left as is: {entry.target} has no "
+                     f"{name} ({error}); it fails on TF 2.21 (under `tf1compat run` too)")
+        return False
+
+    def _deep_rewrite(self, name: str, node: cst.CSTNode) -> Optional[str]:
+        """`tf.contrib.X.python...` -> the code of the public name it stands for."""
+        from tf1compat.contrib.finder import DeepModule, import_error
+        from tf1compat.contrib.paths import public_name
+
+        head, _, last = name.rpartition(".")
+        error = import_error(head, (last,))
+        if error is not None:
+            self._report(name, node, Kind.NOT_CONVERTED, f"tf.contrib.{name} left as is: "
+                         f"{error}; it fails on TF 2.21 (under `tf1compat run` too)")
+            return None
+        if isinstance(_resolve_module(name), DeepModule):  # a folder or module: keep the path
+            needs_import(self.context, f"tf1compat.contrib.{name}")
+            self._report(name, node, Kind.CHANGED,
+                         f"tf.contrib.{name} -> tf1compat.contrib.{name}")
+            return f"tf1compat.contrib.{name}"
+        return self._rewrite(public_name(name), node)
 
     def _entry_code(self, entry: registry.Entry, node: cst.CSTNode) -> Optional[str]:
         if entry.served is registry.Served.UNSUPPORTED:
@@ -156,6 +191,12 @@ class ContribRule(Rule):
                          f"{_source(entry)})")
             return code
         needs_import(self.context, registry.import_for(entry))
+        if entry.source == registry.TF_SLIM:  # through tf1compat, which makes tf_slim fit
+            code = f"tf1compat.contrib.{entry.name}"
+            self._report(entry.name, node, Kind.CHANGED,
+                         f"tf.contrib.{entry.name} -> {code} ({entry.target}, the tf_slim "
+                         "library: contrib.slim's own code)")
+            return code
         self._report(entry.name, node, Kind.CHANGED,
                      f"tf.contrib.{entry.name} -> {entry.target} (tf1compat's replacement: "
                      "tf.contrib is not in TF 2)")
@@ -195,18 +236,30 @@ class ContribRule(Rule):
                     self._report(namespace, original_node, Kind.CHANGED,
                                  f"import {module} -> import {home}: "
                                  f"{registry.MODULE_HOME_NOTE}")
-                elif namespace in registry.MODULES:
-                    alias = alias.with_changes(
-                        name=cst.parse_expression(f"tf1compat.contrib.{namespace}"))
-                    self._report(namespace, original_node, Kind.CHANGED,
-                                 f"import {module} -> import tf1compat.contrib.{namespace}")
                 else:
-                    self._report(namespace, original_node, Kind.NOT_CONVERTED,
-                                 f"import {module} left as is: write `from tf1compat.contrib "
-                                 f"import {namespace.split('.')[-1]}` (or see: "
-                                 f"{registry.hint(namespace)})")
+                    target = self._served_import(module, namespace, (), original_node)
+                    alias = alias if target is None else alias.with_changes(name=target)
             names.append(alias)
         return updated_node.with_changes(names=names)
+
+    def _served_import(self, module: str, namespace: str, names: tuple[str, ...], node):
+        """The import under tf1compat.contrib when everything it names is served, else None.
+
+        Asks `finder.import_error`, the check `run` makes on the same import.
+        """
+        from tf1compat.contrib.finder import import_error
+
+        error = import_error(namespace, names)
+        what = f"from {module} import {', '.join(names)}" if names else f"import {module}"
+        if error is not None:
+            self._report(what, node, Kind.NOT_CONVERTED,
+                         f"{what} left as is: {error}; it fails on TF 2.21 (under "
+                         "`tf1compat run` too)")
+            return None
+        target = "tf1compat.contrib" + (f".{namespace}" if namespace else "")
+        self._report(what, node, Kind.CHANGED,
+                     f"{what} -> {what.replace('tensorflow.contrib', 'tf1compat.contrib', 1)}")
+        return cst.parse_expression(target)
 
     def leave_ImportFrom(self, original_node: cst.ImportFrom,
                          updated_node: cst.ImportFrom) -> cst.ImportFrom:
@@ -223,26 +276,10 @@ class ContribRule(Rule):
                          f"{registry.MODULE_HOME_NOTE}")
             return updated_node.with_changes(module=cst.parse_expression(module_home),
                                              names=names)
-        if namespace and namespace.split(".")[0] not in registry.MODULES:
-            self._report(namespace, original_node, Kind.NOT_CONVERTED,
-                         f"from {module} import ... left as is: tf1compat serves "
-                         f"tf.contrib.{namespace} names as attributes; write `from "
-                         f"tf1compat.contrib import {namespace.split('.')[0]}`")
-            return updated_node
-        if isinstance(updated_node.names, cst.ImportStar):
-            return updated_node
-        for alias in updated_node.names:
-            full = ".".join(filter(None, [namespace, alias.name.value]))
-            entry = registry.lookup(full)
-            if (entry is None and not registry.is_namespace(full)) or (
-                    entry is not None and entry.served is registry.Served.UNSUPPORTED):
-                self._not_converted(full, original_node)
-                return updated_node
-        target = "tf1compat.contrib" + (f".{namespace}" if namespace else "")
-        self._report(module, original_node, Kind.CHANGED,
-                     f"from {module} import ... -> from {target} import ...")
-        return updated_node.with_changes(module=cst.parse_expression(target))
-
+        names = ("*",) if isinstance(updated_node.names, cst.ImportStar) else \
+            tuple(alias.name.value for alias in updated_node.names)
+        target = self._served_import(module, namespace, names, original_node)
+        return updated_node if target is None else updated_node.with_changes(module=target)
 
     @staticmethod
     def _module_home(namespace: str, node: cst.ImportFrom):
@@ -267,6 +304,14 @@ class ContribRule(Rule):
                                              else None))
                  for alias, home in zip(node.names, homes)]
         return homes[0].rpartition(".")[0], names
+
+
+def _resolve_module(path: str):
+    import tf1compat.contrib as module
+
+    for part in path.split("."):
+        module = getattr(module, part)
+    return module
 
 
 def _source(entry: registry.Entry) -> str:

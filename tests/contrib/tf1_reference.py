@@ -1,0 +1,73 @@
+"""One TF1 script, three ways: TensorFlow 1.15 itself, `tf1compat run`, and after `migrate`.
+
+The script prints `RESULT <json>` lines; the three lists are compared by the
+test. TensorFlow 1.15 runs in its own interpreter (Python 3.7), found at
+$TF1COMPAT_TF115_PYTHON or /tmp/tf1ref/bin/python; without it the test skips
+and says so.
+"""
+
+import json
+import os
+import subprocess
+import textwrap
+
+import pytest
+
+from isolated import python_env, run_cli, run_python
+
+REFERENCE = os.environ.get("TF1COMPAT_TF115_PYTHON", "/tmp/tf1ref/bin/python")
+
+
+def results(stdout: str) -> list:
+    return [json.loads(line[len("RESULT "):]) for line in stdout.splitlines()
+            if line.startswith("RESULT ")]
+
+
+def reference(path, env=None) -> list:
+    if not os.access(REFERENCE, os.X_OK):
+        pytest.skip(f"the TensorFlow 1.15 reference interpreter is not at {REFERENCE} "
+                    "(set TF1COMPAT_TF115_PYTHON to a Python with tensorflow 1.15)")
+    # TF 2.21, once imported here, sets TF2_BEHAVIOR=1 in this process: TF 1.15 would obey it
+    inherited = {k: v for k, v in os.environ.items() if k != "TF2_BEHAVIOR"}
+    result = subprocess.run([REFERENCE, str(path)], capture_output=True, text=True, timeout=300,
+                            env={**inherited, "TF_CPP_MIN_LOG_LEVEL": "2", **(env or {})},
+                            cwd=str(path.parent))
+    assert result.returncode == 0, result.stderr[-3000:]
+    return results(result.stdout)
+
+
+def three_ways(tmp_path, source: str, env=None) -> tuple[list, list, list]:
+    """(TF 1.15's results, `tf1compat run`'s, the migrated script's)."""
+    from tf1compat.migrate.driver import migrate_source
+
+    path = tmp_path / "script.py"
+    path.write_text(textwrap.dedent(source))
+    expected = reference(path, env)
+    under_run = run_cli("run", str(path), env=env)
+    assert under_run.returncode == 0, under_run.stderr[-3000:]
+    migrated, _ = migrate_source(path.read_text(), str(path), "tf1compat")
+    assert "tf.contrib" not in migrated and "tensorflow.contrib" not in migrated, migrated
+    after = run_python(migrated, env=env)
+    return expected, results(under_run.stdout), results(after.stdout)
+
+
+def assert_close(expected, actual, tolerance: float, where: str = "") -> None:
+    """Same structure; numbers within `tolerance` (absolute and relative), the rest equal."""
+    if isinstance(expected, float) or isinstance(actual, float):
+        assert abs(expected - actual) <= tolerance * max(1.0, abs(expected)), \
+            f"{where}: {actual} != {expected} (tolerance {tolerance})"
+    elif isinstance(expected, list):
+        assert isinstance(actual, list) and len(actual) == len(expected), \
+            f"{where}: {actual!r} != {expected!r}"
+        for index, (e, a) in enumerate(zip(expected, actual)):
+            assert_close(e, a, tolerance, f"{where}[{index}]")
+    elif isinstance(expected, dict):
+        assert isinstance(actual, dict) and sorted(actual) == sorted(expected), \
+            f"{where}: keys {sorted(actual)} != {sorted(expected)}"
+        for key in expected:
+            assert_close(expected[key], actual[key], tolerance, f"{where}.{key}")
+    else:
+        assert expected == actual, f"{where}: {actual!r} != {expected!r}"
+
+
+__all__ = ["three_ways", "assert_close", "python_env"]

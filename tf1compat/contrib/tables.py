@@ -1,0 +1,135 @@
+"""The contrib table's data: which `tf.contrib` names tf1compat maps, replaces or refuses.
+
+`tf1compat.contrib.registry` builds one table from these (on top of
+TensorFlow's own upgrade mappings) and answers every lookup from it.
+"""
+
+from __future__ import annotations
+
+TFA = "TensorFlow Addons, which has no release for TF 2.21 (its last, 0.23, needs TF < 2.16)"
+_V1 = "tf.compat.v1."
+_RNN_CELLS = "tf.compat.v1.nn.rnn_cell."
+LEGACY_HOMES = (_RNN_CELLS, _V1 + "layers.")
+_LEGACY = "runs on legacy Keras (tf_keras), as tf.compat.v1.nn.rnn_cell does under Keras 3"
+
+# Replacements written here: namespace -> names (each one is tf1compat.contrib.<namespace>.<name>).
+REPLACED: dict[str, tuple[str, ...]] = {
+    "layers": ("flatten", "fully_connected", "linear", "relu", "conv2d", "convolution2d",
+               "max_pool2d", "avg_pool2d", "batch_norm", "dropout", "one_hot_encoding",
+               "l1_regularizer", "l2_regularizer", "l1_l2_regularizer", "sum_regularizer",
+               "apply_regularization", "xavier_initializer", "xavier_initializer_conv2d",
+               "variance_scaling_initializer", "repeat", "layer_norm", "separable_conv2d",
+               "separable_convolution2d", "softmax"),
+    "framework": ("get_variables", "get_model_variables", "get_trainable_variables",
+                  "get_local_variables", "get_variables_to_restore", "get_variables_by_name",
+                  "get_variables_by_suffix", "get_unique_variable", "variable", "model_variable",
+                  "local_variable", "add_model_variable", "arg_scope", "add_arg_scope",
+                  "has_arg_scope", "arg_scoped_arguments", "assign_from_checkpoint_fn"),
+    "rnn": ("LSTMBlockCell",),
+    "seq2seq": ("sequence_loss",),
+    "legacy_seq2seq": ("rnn_decoder", "basic_rnn_seq2seq", "sequence_loss_by_example",
+                       "sequence_loss"),
+    "slim": ("prefetch_queue", "prefetch_queue.prefetch_queue"),
+    "cudnn_rnn": ("CudnnCompatibleLSTMCell", "CudnnCompatibleGRUCell"),
+    "training": ("HParams",),
+    "learn": ("ModeKeys",),
+}
+
+# Replacements living outside tf1compat.contrib.<namespace>: name -> the tf1compat object.
+_UTILS = "tf1compat.contrib.layer_utils."
+REPLACED_AT: dict[str, str] = {
+    **{f"{namespace}{name}": _UTILS + name
+       for namespace in ("layers.", "layers.utils.", "slim.utils.")
+       for name in ("collect_named_outputs", "convert_collection_to_dict")},
+    **{f"{namespace}{name}": _UTILS + name
+       for namespace in ("layers.utils.", "slim.utils.")
+       for name in ("append_tensor_alias", "gather_tensors_aliases", "get_tensor_aliases")},
+}
+
+# slim's data, training and evaluation stack, served by the tf_slim library (contrib.slim's
+# own code, kept on PyPI): these modules hold no arg_scope'd layers, so they never mix with
+# tf1compat's layers under one arg_scope. name -> the tf_slim module.
+TF_SLIM = "tf-slim"
+LIBRARY_MODULES: dict[str, str] = {
+    **{f"slim.{name}": f"tf_slim.data.{name}" for name in (
+        "dataset", "dataset_data_provider", "data_decoder", "data_provider", "parallel_reader",
+        "tfexample_decoder")},
+    "slim.queues": "tf_slim.queues",
+    "slim.learning": "tf_slim.learning",
+    "slim.evaluation": "tf_slim.evaluation",
+    "slim.metrics": "tf_slim.metrics",
+    "slim.model_analyzer": "tf_slim.model_analyzer",
+    "slim.summaries": "tf_slim.summaries",
+}
+# Single functions from tf_slim (not arg_scope'd there, so no arg_scope mixing): name -> target.
+LIBRARY_NAMES: dict[str, str] = {
+    "layers.optimize_loss": "tf_slim.layers.optimizers.optimize_loss",
+    "slim.optimize_loss": "tf_slim.layers.optimizers.optimize_loss",
+}
+LIBRARY_NOTE = ("contrib.slim's own code, from the tf_slim library (pip install tf-slim, or "
+                "tf1compat[slim])")
+
+# contrib modules that are a tf1compat module outside tf1compat.contrib: name -> module.
+# contrib.learn's MNIST reader is the one `tensorflow.examples.tutorials.mnist.input_data`
+# re-exported, which tf1compat.tutorials.mnist stands for.
+MODULE_HOMES: dict[str, str] = {
+    "learn.datasets.mnist": "tf1compat.tutorials.mnist",
+    "learn.python.learn.datasets.mnist": "tf1compat.tutorials.mnist",
+}
+MODULE_HOME_NOTE = ("contrib.learn's MNIST reader, the one tensorflow.examples.tutorials.mnist."
+                     "input_data re-exported; local files only, it never downloads")
+
+# Why a name TensorFlow's upgrade tool does convert is replaced here instead.
+_KERAS_3 = ("TensorFlow's upgrade tool rewrites it to {}, which under Keras 3 fails on TF1 "
+            "graph variables (Invalid dtype: float32_ref); replaced instead")
+REPLACED_NOTES: dict[str, str] = {
+    "layers.layer_norm": "TensorFlow's upgrade tool points to tf.keras.layers.LayerNormalization, "
+                         "whose epsilon (1e-3, contrib's 1e-12) and variable names differ; "
+                         "replaced to keep contrib's",
+    "layers.l1_regularizer": _KERAS_3.format("tf.keras.regularizers.l1"),
+    "layers.l2_regularizer": _KERAS_3.format("tf.keras.regularizers.l2(0.5 * scale)"),
+    **{f"layers.{name}": "TensorFlow's upgrade tool rewrites the call (not the name) into a "
+                         "Keras VarianceScaling initializer; replaced to keep contrib's formula "
+                         "(a truncated normal of stddev sqrt(1.3 * factor / n))"
+       for name in ("xavier_initializer", "xavier_initializer_conv2d",
+                    "variance_scaling_initializer")},
+}
+
+# Mappings TensorFlow's table lacks (or gets wrong for TF 2.21): name -> (target, note).
+MAPPED: dict[str, tuple[str, str]] = {
+    "framework.get_or_create_global_step": (_V1 + "train.get_or_create_global_step", ""),
+    "framework.get_global_step": (_V1 + "train.get_global_step", ""),
+    "framework.create_global_step": (_V1 + "train.create_global_step", ""),
+    "framework.init_from_checkpoint": (_V1 + "train.init_from_checkpoint", ""),
+    "framework.list_variables": (_V1 + "train.list_variables", ""),
+    "framework.load_checkpoint": (_V1 + "train.load_checkpoint", ""),
+    **{f"rnn.{cell}": (_RNN_CELLS + cell, _LEGACY) for cell in (
+        "RNNCell", "BasicRNNCell", "BasicLSTMCell", "LSTMCell", "GRUCell", "MultiRNNCell",
+        "LSTMStateTuple", "DropoutWrapper", "ResidualWrapper", "DeviceWrapper")},
+    "rnn.static_rnn": (_V1 + "nn.static_rnn", ""),
+    "rnn.static_bidirectional_rnn": (_V1 + "nn.static_bidirectional_rnn", ""),
+    "rnn.static_state_saving_rnn": (_V1 + "nn.static_state_saving_rnn", ""),
+}
+
+# Names with no home; the note names what to use instead.
+UNSUPPORTED: dict[str, str] = {
+    "cudnn_rnn.CudnnLSTM": "needs a GPU with cuDNN; on CPU use "
+                           "tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell (served) or "
+                           "tf.keras.layers.LSTM",
+    "cudnn_rnn.CudnnGRU": "needs a GPU with cuDNN; on CPU use "
+                          "tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell (served) or "
+                          "tf.keras.layers.GRU",
+    # contrib.losses (slim.losses) took the logits first: tf.losses is not a drop-in.
+    "losses": "use tf.compat.v1.losses.<name>(labels, logits, ...): contrib.losses took the "
+              "logits first, so pass both by keyword",
+    "slim.losses": "use tf.compat.v1.losses.<name>(labels, logits, ...): slim.losses was "
+                   "contrib.losses, which took the logits first, so pass both by keyword",
+    # TPUEstimator and its configuration are tf.estimator classes, removed in TF 2.16.
+    **{f"tpu.{name}": "TPUEstimator and its configuration are built on tf.estimator, which "
+                      "TF 2.16 removed; on TF 2.21 use tf.distribute.TPUStrategy with Keras "
+                      "or a custom training loop"
+       for name in ("TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig",
+                    "InputPipelineConfig")},
+    "learn": "tf.contrib.learn has no successor in TF 2.21 (tf.estimator is gone too): "
+             "rewrite the model with tf.compat.v1 graph code or Keras",
+}
