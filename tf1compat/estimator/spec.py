@@ -16,7 +16,8 @@ from tf1compat.estimator import loader
 from tf1compat.estimator.errors import EstimatorError
 
 _library = loader.v1_api()
-_MODEL_FN_ARGS = "features, labels, mode, params, config"
+_MODEL_FN_ARGS = ("features", "labels", "mode", "params", "config")
+_NEEDS = {"train": ("loss", "train_op"), "eval": ("loss",), "infer": ("predictions",)}
 
 
 def _describe(function: Any) -> str:
@@ -25,6 +26,27 @@ def _describe(function: Any) -> str:
         return f"{name}{inspect.signature(function)}"
     except (TypeError, ValueError):
         return name
+
+
+def _check_model_fn(model_fn: Any) -> None:
+    accepted = ", ".join(_MODEL_FN_ARGS)
+    if not callable(model_fn):
+        raise EstimatorError(f"tf.estimator.Estimator(model_fn=...) needs a function taking "
+                             f"features and any of labels, mode, params, config; received "
+                             f"model_fn={model_fn!r}")
+    from tensorflow.python.util import function_utils
+
+    names = function_utils.fn_args(model_fn)
+    unexpected = [name for name in names if name not in _MODEL_FN_ARGS]
+    if "features" not in names or unexpected:
+        causes = [] if "features" in names else ["it has no 'features' argument"]
+        if unexpected:
+            causes.append(f"it takes {', '.join(unexpected)}, which an Estimator never passes")
+        cause = " and ".join(causes)
+        raise EstimatorError(
+            f"tf.estimator.Estimator: model_fn {_describe(model_fn)} cannot be called as an "
+            f"Estimator calls it: {cause}; accepted arguments: {accepted} (features "
+            "required; the others are passed when the function names them)")
 
 
 class EstimatorSpec(_library.EstimatorSpec):
@@ -38,21 +60,21 @@ class EstimatorSpec(_library.EstimatorSpec):
         except (ValueError, TypeError) as error:
             values = dict(zip(_library.EstimatorSpec._fields[1:], args), **kwargs)
             given = sorted(field for field, value in values.items() if value is not None)
-            needs = {"train": "loss and train_op", "eval": "loss",
-                     "infer": "predictions"}.get(str(mode), "the fields of its mode")
+            needs = _NEEDS.get(str(mode), ())
+            missing = [field for field in needs if values.get(field) is None]
+            cause = f"missing {', '.join(missing)}" if missing else str(error)
             raise EstimatorError(
-                f"tf.estimator.EstimatorSpec(mode={mode!r}) is rejected: {error} "
-                f"(given: {', '.join(given) or 'nothing but mode'}; mode {mode!r} needs "
-                f"{needs})") from None
+                f"tf.estimator.EstimatorSpec(mode={mode!r}) is rejected: {cause} (given: "
+                f"{', '.join(given) or 'nothing but mode'}; mode {mode!r} needs "
+                f"{' and '.join(needs) or 'one of ' + str(sorted(_NEEDS))}; the library "
+                f"said: {error})") from None
 
 
 class Estimator(_library.Estimator):
     """TF1's `tf.estimator.Estimator`; a model_fn with the wrong signature is named at construction."""
 
     def __init__(self, model_fn: Any, *args: Any, **kwargs: Any):
-        if not callable(model_fn):
-            raise EstimatorError(f"tf.estimator.Estimator(model_fn=...) needs a function "
-                                 f"({_MODEL_FN_ARGS}); received model_fn={model_fn!r}")
+        _check_model_fn(model_fn)
         try:
             super().__init__(model_fn, *args, **kwargs)
         except ValueError as error:
