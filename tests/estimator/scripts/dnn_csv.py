@@ -1,10 +1,11 @@
-"""A premade DNNClassifier on a CSV file, in the style of TensorFlow's getting-started sample.
+"""Premade classifiers (DNN, linear, wide & deep) on a CSV file, as in TensorFlow's samples.
 
 Feature columns (numeric, bucketized, categorical with a vocabulary list
 through an indicator column), a `tf.data` CSV input_fn, train, evaluate,
 predict, export. Runs unchanged under TensorFlow 1.15 and `tf1compat run`;
 writes what it saw as JSON. The network starts from weights written by the
-script itself from numpy (a warm start), so both TensorFlows start alike.
+script itself from numpy (a warm start), so both TensorFlows start alike;
+linear weights start at zero in both.
 """
 import argparse
 import json
@@ -66,16 +67,32 @@ def main():
     parser.add_argument("--steps", type=int, default=60)
     parser.add_argument("--out", required=True)
     parser.add_argument("--export_dir")
+    parser.add_argument("--model", choices=["dnn", "linear", "wide_deep"], default="dnn")
     args = parser.parse_args()
 
     initial = write_initial_checkpoint(os.path.dirname(os.path.abspath(args.out)),
                                        inputs=3 + 4 + len(COLOURS))
-    classifier = tf.estimator.DNNClassifier(
-        hidden_units=HIDDEN, feature_columns=feature_columns(), n_classes=3,
-        model_dir=args.model_dir,
-        optimizer=lambda: tf.train.AdagradOptimizer(learning_rate=0.1),
-        config=tf.estimator.RunConfig(tf_random_seed=11, save_summary_steps=10),
-        warm_start_from=tf.estimator.WarmStartSettings(initial, vars_to_warm_start="dnn/.*"))
+    warm_start = tf.estimator.WarmStartSettings(initial, vars_to_warm_start="dnn/.*")
+    config = tf.estimator.RunConfig(tf_random_seed=11, save_summary_steps=10)
+    adagrad = lambda: tf.train.AdagradOptimizer(learning_rate=0.1)  # noqa: E731
+    if args.model == "dnn":
+        classifier = tf.estimator.DNNClassifier(
+            hidden_units=HIDDEN, feature_columns=feature_columns(), n_classes=3,
+            model_dir=args.model_dir, optimizer=adagrad, config=config,
+            warm_start_from=warm_start)
+    elif args.model == "linear":
+        classifier = tf.estimator.LinearClassifier(
+            feature_columns=feature_columns(), n_classes=3, model_dir=args.model_dir,
+            optimizer=lambda: tf.train.FtrlOptimizer(learning_rate=0.2), config=config)
+    else:
+        wide = feature_columns()[3:] + [tf.feature_column.crossed_column(
+            [tf.feature_column.categorical_column_with_vocabulary_list("colour", COLOURS),
+             tf.feature_column.bucketized_column(
+                 tf.feature_column.numeric_column("petal_width"), [0.5, 1.0, 1.5])], 12)]
+        classifier = tf.estimator.DNNLinearCombinedClassifier(
+            linear_feature_columns=wide, dnn_feature_columns=feature_columns(),
+            dnn_hidden_units=HIDDEN, n_classes=3, model_dir=args.model_dir,
+            dnn_optimizer=adagrad, config=config, warm_start_from=warm_start)
     classifier.train(lambda: input_fn(args.csv, 16, repeat=True), steps=args.steps)
     metrics = classifier.evaluate(lambda: input_fn(args.csv, 50, repeat=False))
     predictions = list(classifier.predict(lambda: input_fn(args.csv, 10, repeat=False)))[:10]
