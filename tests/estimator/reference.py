@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from isolated import run_cli
+from isolated import run_cli, run_script
 
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 _DEFAULT_TF1 = "/tmp/tf1ref/bin/python"
@@ -70,3 +70,18 @@ def assert_close(ours, reference, tolerance: float, what: str) -> None:
     assert ours.shape == reference.shape, f"{what}: shapes {ours.shape} != {reference.shape}"
     difference = float(np.max(np.abs(ours - reference))) if ours.size else 0.0
     assert difference <= tolerance, f"{what}: differ by {difference:.3g} > {tolerance}"
+
+
+def run_migrated(script: str, *args: str, cwd: Path) -> dict[str, Any]:
+    """`tf1compat migrate --write` on a copy of the script, then plain python on the result."""
+    copy = cwd / "migrated" / script
+    copy.parent.mkdir(exist_ok=True)
+    shutil.copy(SCRIPTS / script, copy)
+    migrated = run_cli("migrate", str(copy), "--write")
+    assert migrated.returncode == 0, migrated.stdout[-3000:] + migrated.stderr[-3000:]
+    source = copy.read_text()
+    assert "tf1compat.estimator." in source and "tf.estimator." not in source, source
+    out = cwd / f"migrated-{script}.json"
+    result = run_script(copy, *args, "--out", str(out), timeout=600)
+    assert result.returncode == 0, f"the migrated script failed:\n{result.stderr[-4000:]}"
+    return json.loads(out.read_text())

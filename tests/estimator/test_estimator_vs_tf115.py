@@ -9,7 +9,8 @@ must agree. Float tolerances are 1e-4 (TF 2.21's oneDNN kernels and TF
 
 import pytest
 
-from estimator.reference import assert_close, copy_model_dir, needs_tf1, run_here, run_tf1
+from estimator.reference import (assert_close, copy_model_dir, needs_tf1, run_here, run_migrated,
+                                 run_tf1)
 
 TOLERANCE = 1e-4
 pytestmark = pytest.mark.usefixtures("reference_interpreter")
@@ -102,3 +103,12 @@ def test_a_premade_classifier_on_a_csv_trains_as_under_tf115(tmp_path, iris_csv,
     assert 0.6 < ours["metrics"]["accuracy"] < 1.0, ours["metrics"]  # learned, not trivially
     names = {name for name, _ in ours["variables"]}
     assert PREMADE_VARIABLES[model] | {"global_step"} <= names, sorted(names)
+
+
+@pytest.mark.parametrize("script", ["custom_model_fn.py", "dnn_csv.py"])
+def test_after_migrate_the_script_runs_under_plain_python_as_under_tf115(tmp_path, iris_csv,
+                                                                         script):
+    args = ["--csv", str(iris_csv)] if script == "dnn_csv.py" else []
+    reference = run_tf1(script, *args, "--model_dir", str(tmp_path / "tf1"), cwd=tmp_path)
+    ours = run_migrated(script, *args, "--model_dir", str(tmp_path / "here"), cwd=tmp_path)
+    assert_same_training(ours, reference)
