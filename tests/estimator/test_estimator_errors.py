@@ -1,6 +1,7 @@
 """Estimator mistakes under `tf1compat run`: each fails with one line naming its cause."""
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -82,3 +83,14 @@ def test_run_config_gpu_options_are_tracked_for_the_process_as_sessions_are():
     assert result["categories"] == ["GpuOptionsIgnoredWarning"]
     assert "asks growth=False" in result["warnings"][0]
     assert result["kept"] is True and result["from_text"] is True
+
+
+def test_a_tpu_estimator_asking_for_a_tpu_on_a_machine_without_one_says_so(tmp_path):
+    script = Path(__file__).resolve().parent / "scripts" / "tpu_estimator_bert_style.py"
+    result = run_cli("run", str(script), "--use_tpu=True", "--output_dir", str(tmp_path / "m"),
+                     "--out", str(tmp_path / "out.json"))
+    assert result.returncode == 1
+    line = next((line for line in result.stderr.splitlines() if "EstimatorError:" in line), "")
+    assert "TPUEstimator(use_tpu=True) needs a TPU, and this machine has none" in line, \
+        result.stderr[-3000:]
+    assert "pass use_tpu=False" in line

@@ -105,10 +105,25 @@ def test_a_premade_classifier_on_a_csv_trains_as_under_tf115(tmp_path, iris_csv,
     assert PREMADE_VARIABLES[model] | {"global_step"} <= names, sorted(names)
 
 
-@pytest.mark.parametrize("script", ["custom_model_fn.py", "dnn_csv.py"])
+def test_a_bert_style_tpu_estimator_with_use_tpu_false_runs_as_under_tf115(tmp_path):
+    script = "tpu_estimator_bert_style.py"
+    reference = run_tf1(script, "--output_dir", str(tmp_path / "tf1"), cwd=tmp_path)
+    ours = run_here(script, "--output_dir", str(tmp_path / "here"), cwd=tmp_path)
+    assert_same_training(ours, reference)
+    assert ours["predictions"] == reference["predictions"] == 96
+    assert 0.5 < ours["metrics"]["eval_accuracy"] < 1.0
+
+
+def model_dir_args(script, folder):
+    flag = "--output_dir" if script.startswith("tpu") else "--model_dir"
+    return [flag, str(folder)]
+
+
+@pytest.mark.parametrize("script", ["custom_model_fn.py", "dnn_csv.py",
+                                    "tpu_estimator_bert_style.py"])
 def test_after_migrate_the_script_runs_under_plain_python_as_under_tf115(tmp_path, iris_csv,
                                                                          script):
     args = ["--csv", str(iris_csv)] if script == "dnn_csv.py" else []
-    reference = run_tf1(script, *args, "--model_dir", str(tmp_path / "tf1"), cwd=tmp_path)
-    ours = run_migrated(script, *args, "--model_dir", str(tmp_path / "here"), cwd=tmp_path)
+    reference = run_tf1(script, *args, *model_dir_args(script, tmp_path / "tf1"), cwd=tmp_path)
+    ours = run_migrated(script, *args, *model_dir_args(script, tmp_path / "here"), cwd=tmp_path)
     assert_same_training(ours, reference)

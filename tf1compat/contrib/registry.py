@@ -114,6 +114,20 @@ MODULE_HOMES: dict[str, str] = {
     "learn.datasets.mnist": "tf1compat.tutorials.mnist",
     "learn.python.learn.datasets.mnist": "tf1compat.tutorials.mnist",
 }
+# contrib names TF1's Estimator library holds, served by tf1compat.estimator: name -> target.
+ESTIMATOR_HOMES: dict[str, str] = {
+    **{f"tpu.{name}": f"tf1compat.estimator.tpu.{name}" for name in (
+        "TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig")},
+    "estimator.add_metrics": "tf1compat.estimator.add_metrics",
+    "estimator.stop_if_no_decrease_hook":
+        "tf1compat.estimator.experimental.stop_if_no_decrease_hook",
+}
+ESTIMATOR_HOME_NOTE = "TF1's Estimator library, on TF 2.21 (TPUEstimator runs with use_tpu=False)"
+ESTIMATOR_UNSUPPORTED: dict[str, str] = {
+    name: "tensorflow-estimator dropped it after 1.15 and tf1compat does not serve it; for "
+          "several devices give the Estimator RunConfig(train_distribute="
+          "tf.distribute.MirroredStrategy()) instead"
+    for name in ("estimator.replicate_model_fn", "estimator.TowerOptimizer")}
 MODULE_HOME_NOTE = ("contrib.learn's MNIST reader, the one tensorflow.examples.tutorials.mnist."
                      "input_data re-exported; local files only, it never downloads")
 
@@ -207,6 +221,10 @@ def table() -> dict[str, Entry]:
                                   REPLACED_NOTES.get(full, ""))
     for name, module in MODULE_HOMES.items():
         entries[name] = Entry(name, Served.REPLACED, module, "tf1compat", MODULE_HOME_NOTE)
+    for name, target in ESTIMATOR_HOMES.items():
+        entries[name] = Entry(name, Served.REPLACED, target, "tf1compat", ESTIMATOR_HOME_NOTE)
+    for name, note in ESTIMATOR_UNSUPPORTED.items():
+        entries[name] = Entry(name, Served.UNSUPPORTED, "", "tf1compat", note)
     # slim re-exports contrib.layers and contrib.framework under its own name.
     for name, entry in list(entries.items()):
         namespace, _, rest = name.partition(".")
@@ -266,6 +284,8 @@ def import_for(entry: Entry) -> str:
     """The module to import for a replaced entry's target ('tf1compat.contrib.layers')."""
     if entry.name in MODULE_HOMES:
         return entry.target
+    if entry.name in ESTIMATOR_HOMES:
+        return "tf1compat.estimator" + (".tpu" if entry.name.startswith("tpu.") else "")
     return "tf1compat.contrib." + entry.name.split(".")[0]
 
 
