@@ -61,3 +61,4 @@ def test_tf1compat_estimator_imported_directly_needs_no_runner():
     assert result["loaded_early"] is False  # importing the package loads nothing
     assert result["keys"] == ["train", "eval", "infer"]
     assert len(result["names"]) == 10
+

@@ -124,9 +124,9 @@ ESTIMATOR_HOMES: dict[str, str] = {
 }
 ESTIMATOR_HOME_NOTE = "TF1's Estimator library, on TF 2.21 (TPUEstimator runs with use_tpu=False)"
 ESTIMATOR_UNSUPPORTED: dict[str, str] = {
-    name: "tensorflow-estimator dropped it after 1.15 and tf1compat does not serve it; for "
-          "several devices give the Estimator RunConfig(train_distribute="
-          "tf.distribute.MirroredStrategy()) instead"
+    name: "tensorflow-estimator dropped it after 1.15 and tf1compat does not serve it; build "
+          "the towers inside the model_fn (tf.device per tower, gradients averaged), or move "
+          "the model to Keras with tf.distribute.MirroredStrategy"
     for name in ("estimator.replicate_model_fn", "estimator.TowerOptimizer")}
 MODULE_HOME_NOTE = ("contrib.learn's MNIST reader, the one tensorflow.examples.tutorials.mnist."
                      "input_data re-exported; local files only, it never downloads")
