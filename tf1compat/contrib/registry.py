@@ -35,7 +35,7 @@ from typing import Any, Optional
 from tf1compat.contrib.tables import (  # noqa: F401 - the table's data, read here and by users
     LEGACY_HOMES as _LEGACY_HOMES, LIBRARY_MODULES, LIBRARY_NAMES, LIBRARY_NOTE, MAPPED,
     MODULE_HOME_NOTE, MODULE_HOMES, REPLACED, REPLACED_AT, REPLACED_NOTES, TF_SLIM, TFA as _TFA,
-    UNSUPPORTED)
+    UNSUPPORTED, ESTIMATOR_HOMES, ESTIMATOR_HOME_NOTE, ESTIMATOR_UNSUPPORTED)
 from tf1compat.errors import Tf1CompatError
 
 # Our modules, one per contrib namespace we serve (tf1compat/contrib/<name>.py).
@@ -130,6 +130,10 @@ def table() -> dict[str, Entry]:
         entries[name] = Entry(name, Served.REPLACED, module, "tf1compat", MODULE_HOME_NOTE)
     for name, target in {**LIBRARY_MODULES, **LIBRARY_NAMES}.items():
         entries[name] = Entry(name, Served.MAPPED, target, TF_SLIM, LIBRARY_NOTE)
+    for name, target in ESTIMATOR_HOMES.items():
+        entries[name] = Entry(name, Served.REPLACED, target, "tf1compat", ESTIMATOR_HOME_NOTE)
+    for name, note in ESTIMATOR_UNSUPPORTED.items():
+        entries[name] = Entry(name, Served.UNSUPPORTED, "", "tf1compat", note)
     # slim re-exports contrib.layers and contrib.framework under its own name.
     for name, entry in list(entries.items()):
         namespace, _, rest = name.partition(".")
@@ -205,6 +209,8 @@ def import_for(entry: Entry) -> str:
     """The module to import for a replaced entry's target ('tf1compat.contrib.layers')."""
     if entry.name in MODULE_HOMES:
         return entry.target
+    if entry.name in ESTIMATOR_HOMES:
+        return "tf1compat.estimator" + (".tpu" if entry.name.startswith("tpu.") else "")
     if entry.name in REPLACED_AT:
         return entry.target.rpartition(".")[0]
     if entry.source == TF_SLIM:  # through tf1compat, which loads tf_slim fit for TF 2.21

@@ -124,12 +124,21 @@ UNSUPPORTED: dict[str, str] = {
               "logits first, so pass both by keyword",
     "slim.losses": "use tf.compat.v1.losses.<name>(labels, logits, ...): slim.losses was "
                    "contrib.losses, which took the logits first, so pass both by keyword",
-    # TPUEstimator and its configuration are tf.estimator classes, removed in TF 2.16.
-    **{f"tpu.{name}": "TPUEstimator and its configuration are built on tf.estimator, which "
-                      "TF 2.16 removed; on TF 2.21 use tf.distribute.TPUStrategy with Keras "
-                      "or a custom training loop"
-       for name in ("TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig",
-                    "InputPipelineConfig")},
-    "learn": "tf.contrib.learn has no successor in TF 2.21 (tf.estimator is gone too): "
-             "rewrite the model with tf.compat.v1 graph code or Keras",
+    "learn": "tf.contrib.learn has no successor in TF 2.21: rewrite the model with "
+             "tf.compat.v1 graph code, tf.estimator (served by tf1compat.estimator) or Keras",
 }
+
+# contrib names TF1's Estimator library holds, served by tf1compat.estimator: name -> target.
+ESTIMATOR_HOMES: dict[str, str] = {
+    **{f"tpu.{name}": f"tf1compat.estimator.tpu.{name}" for name in (
+        "TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig")},
+    "estimator.add_metrics": "tf1compat.estimator.add_metrics",
+    "estimator.stop_if_no_decrease_hook":
+        "tf1compat.estimator.experimental.stop_if_no_decrease_hook",
+}
+ESTIMATOR_HOME_NOTE = "TF1's Estimator library, on TF 2.21 (TPUEstimator runs with use_tpu=False)"
+ESTIMATOR_UNSUPPORTED: dict[str, str] = {
+    name: "tensorflow-estimator dropped it after 1.15 and tf1compat does not serve it; build "
+          "the towers inside the model_fn (tf.device per tower, gradients averaged), or move "
+          "the model to Keras with tf.distribute.MirroredStrategy"
+    for name in ("estimator.replicate_model_fn", "estimator.TowerOptimizer")}

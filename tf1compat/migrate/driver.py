@@ -27,6 +27,7 @@ from tf1compat.migrate import notebook
 from tf1compat.migrate.findings import FileResult, Finding, Kind
 from tf1compat.migrate.rules.api_notes import ApiNotesRule
 from tf1compat.migrate.rules.contrib import NEEDED_IMPORTS, ContribRule
+from tf1compat.migrate.rules.estimator import EstimatorRule
 from tf1compat.migrate.rules.graph_mode import GraphModeRule
 from tf1compat.migrate.rules.legacy_layers import LegacyLayersRule
 from tf1compat.migrate.rules.queue_chain import QueueChainRule
@@ -40,8 +41,8 @@ from tf1compat.migrate.upgrade_v2 import upgrade
 # first become the 1.x names tf_upgrade_v2 knows.
 PRE_RULES = (Tf0NamesRule, ContribRule, TutorialsRule)
 # After it. Order matters: the session rule adds imports that graph mode must follow.
-RULES = (SessionOptionsRule, LegacyLayersRule, V1NamesakesRule, QueueChainRule, ApiNotesRule,
-         GraphModeRule)
+RULES = (SessionOptionsRule, EstimatorRule, LegacyLayersRule, V1NamesakesRule, QueueChainRule,
+         ApiNotesRule, GraphModeRule)
 _SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "site-packages", "node_modules"}
 
 

@@ -17,6 +17,7 @@ from typing import Optional
 # Names under `tensorflow.` that TF 2.21 lacks, and the tf1compat module serving each.
 SERVED_MODULES = {
     "contrib": "tf1compat.contrib",
+    "estimator": "tf1compat.estimator",
     "examples.tutorials.mnist.input_data": "tf1compat.tutorials.mnist",
     "examples.tutorials.mnist.mnist": "tf1compat.tutorials.mnist_model",
 }

@@ -157,12 +157,7 @@ class TF1Module(types.ModuleType):
 _SERVED_TOPS = {path.split(".")[0] for path in served.SERVED_MODULES} | {"compat"}
 
 # TF1 namespaces TensorFlow removed outright (tf.compat.v1 lacks them too) -> what to do instead.
-_REMOVED = {
-    "estimator": "TensorFlow removed tf.estimator in 2.16 (tf.compat.v1.estimator went with "
-                 "it) and tf1compat does not serve it; rewrite the model_fn and input_fn as "
-                 "tf.compat.v1 graph code under tf.train.MonitoredTrainingSession, or as a "
-                 "Keras model",
-}
+_REMOVED: dict[str, str] = {}  # tf.estimator, the last one, is served by tf1compat.estimator
 
 
 def _library_roots() -> list[str]:

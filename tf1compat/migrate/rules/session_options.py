@@ -32,7 +32,10 @@ from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule, without_statements
 from tf1compat.migrate.rules.config_reader import (ConfigReader, ReadOptions, Unconvertible)
 
-SESSION_CLASSES = {"Session": 2, "InteractiveSession": 2, "train.MonitoredTrainingSession": None}
+SESSION_CLASSES = {"Session": 2, "InteractiveSession": 2, "train.MonitoredTrainingSession": None,
+                   "estimator.RunConfig": None}
+# The keyword that takes the ConfigProto, where it is not `config`.
+CONFIG_KEYWORDS = {"estimator.RunConfig": "session_config"}
 
 
 @dataclasses.dataclass
@@ -46,9 +49,10 @@ class Conversion:
     described: str = "ConfigProto"
 
 
-def _config_arg(call: cst.Call, position: Optional[int]) -> Optional[cst.Arg]:
+def _config_arg(call: cst.Call, position: Optional[int],
+                keyword: str = "config") -> Optional[cst.Arg]:
     for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == "config":
+        if arg.keyword is not None and arg.keyword.value == keyword:
             return arg
     positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
     if position is not None and len(positional) > position:
@@ -87,7 +91,11 @@ class SessionOptionsRule(Rule):
             kind = self.names.v1_name(call.func)
             if kind not in SESSION_CLASSES:
                 continue
-            arg = _config_arg(call, SESSION_CLASSES[kind])
+            arg = _config_arg(call, SESSION_CLASSES[kind], CONFIG_KEYWORDS.get(kind, "config"))
+            if arg is not None and kind in CONFIG_KEYWORDS and self.target == "modern":
+                self.add(call, Kind.NOT_CONVERTED, f"{kind}({CONFIG_KEYWORDS[kind]}=...) keeps "
+                         "its ConfigProto for --target modern: an Estimator is a TF1 program")
+                continue
             if arg is None or m.matches(arg.value, m.Name("None") | m.Call(
                     func=m.Attribute(value=m.Name("tf1compat"), attr=m.Name("config_proto")))):
                 continue  # no config, or one migrated already
@@ -234,7 +242,8 @@ class SessionOptionsRule(Rule):
             return False
         kind = self.names.v1_name(call.func)
         if session_use:
-            return kind in SESSION_CLASSES and _config_arg(call, SESSION_CLASSES[kind]) is arg
+            return kind in SESSION_CLASSES and _config_arg(
+                call, SESSION_CLASSES[kind], CONFIG_KEYWORDS.get(kind, "config")) is arg
         return kind == "ConfigProto" and arg.keyword is not None \
             and arg.keyword.value == "gpu_options"
 
@@ -258,14 +267,15 @@ class SessionOptionsRule(Rule):
                 self.call_edits[id(session)] = cst.parse_expression(text)
                 shown = f"with tf1compat.session({keywords or ''}) at line {self.line(session)}"
             else:
-                config = _config_arg(session, SESSION_CLASSES[kind])
+                keyword = CONFIG_KEYWORDS.get(kind, "config")
+                config = _config_arg(session, SESSION_CLASSES[kind], keyword)
                 new_value = cst.parse_expression(f"tf1compat.config_proto({keywords})")
                 self.call_edits[id(session)] = session.with_changes(args=[
-                    arg.with_changes(value=new_value, keyword=cst.Name("config"),
+                    arg.with_changes(value=new_value, keyword=cst.Name(keyword),
                                      equal=arg.equal if arg.keyword else cst.AssignEqual(
                                          cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
                     if arg is config else arg for arg in session.args])
-                shown = (f"{kind}(config=tf1compat.config_proto({keywords})) at line "
+                shown = (f"{kind}({keyword}=tf1compat.config_proto({keywords})) at line "
                          f"{self.line(session)}")
             self.add(conversion.line, Kind.CHANGED,
                      f"{conversion.described} -> {shown}: the same ConfigProto, as typed "

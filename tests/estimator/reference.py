@@ -1,0 +1,87 @@
+"""Runs the Estimator scripts under TensorFlow 1.15 (the reference) and under `tf1compat run`.
+
+The TF 1.15 interpreter is `$TF1COMPAT_TF1_PYTHON`, else /tmp/tf1ref/bin/python
+(tests/tf1_reference sets one up); tests that need it skip, saying so, when
+neither is there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from isolated import run_cli, run_script
+
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
+_DEFAULT_TF1 = "/tmp/tf1ref/bin/python"
+
+
+def tf1_python() -> str | None:
+    candidate = os.environ.get("TF1COMPAT_TF1_PYTHON") or _DEFAULT_TF1
+    return candidate if os.access(candidate, os.X_OK) else None
+
+
+def needs_tf1() -> str:
+    """The TF 1.15 interpreter, or skips the test saying why."""
+    python = tf1_python()
+    if python is None:
+        pytest.skip("TensorFlow 1.15 reference interpreter not found: set TF1COMPAT_TF1_PYTHON "
+                    f"or create {_DEFAULT_TF1} (tests/tf1_reference/setup.sh)")
+    return python
+
+
+def run_tf1(script: str, *args: str, cwd: Path) -> dict[str, Any]:
+    """Runs a script under TF 1.15; returns the JSON it wrote to --out."""
+    out = cwd / f"tf1-{script}.json"
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    env["TF_CPP_MIN_LOG_LEVEL"] = "2"
+    result = subprocess.run([needs_tf1(), str(SCRIPTS / script), *args, "--out", str(out)],
+                            capture_output=True, text=True, timeout=600, env=env, cwd=str(cwd))
+    assert result.returncode == 0, f"TF 1.15 run failed:\n{result.stderr[-4000:]}"
+    return json.loads(out.read_text())
+
+
+def run_here(script: str, *args: str, cwd: Path, env: dict | None = None) -> dict[str, Any]:
+    """Runs a script under `tf1compat run` on TF 2.21; returns the JSON it wrote to --out."""
+    out = cwd / f"tf2-{script}.json"
+    result = run_cli("run", str(SCRIPTS / script), *args, "--out", str(out), env=env,
+                     timeout=600)
+    assert result.returncode == 0, f"tf1compat run failed:\n{result.stderr[-4000:]}"
+    return json.loads(out.read_text())
+
+
+def copy_model_dir(source: Path, target: Path) -> Path:
+    """A copy of an Estimator model_dir, its `checkpoint` file's absolute paths rewritten."""
+    shutil.copytree(source, target)
+    index = target / "checkpoint"
+    index.write_text(index.read_text().replace(str(source), str(target)))
+    return target
+
+
+def assert_close(ours, reference, tolerance: float, what: str) -> None:
+    ours, reference = np.asarray(ours, np.float64), np.asarray(reference, np.float64)
+    assert ours.shape == reference.shape, f"{what}: shapes {ours.shape} != {reference.shape}"
+    difference = float(np.max(np.abs(ours - reference))) if ours.size else 0.0
+    assert difference <= tolerance, f"{what}: differ by {difference:.3g} > {tolerance}"
+
+
+def run_migrated(script: str, *args: str, cwd: Path) -> dict[str, Any]:
+    """`tf1compat migrate --write` on a copy of the script, then plain python on the result."""
+    copy = cwd / "migrated" / script
+    copy.parent.mkdir(exist_ok=True)
+    shutil.copy(SCRIPTS / script, copy)
+    migrated = run_cli("migrate", str(copy), "--write")
+    assert migrated.returncode == 0, migrated.stdout[-3000:] + migrated.stderr[-3000:]
+    source = copy.read_text()
+    assert "tf1compat.estimator." in source and "tf.estimator." not in source, source
+    out = cwd / f"migrated-{script}.json"
+    result = run_script(copy, *args, "--out", str(out), timeout=600)
+    assert result.returncode == 0, f"the migrated script failed:\n{result.stderr[-4000:]}"
+    return json.loads(out.read_text())
