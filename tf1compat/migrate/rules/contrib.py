@@ -163,6 +163,11 @@ class ContribRule(Rule):
         from tf1compat.contrib.finder import DeepModule, import_error
         from tf1compat.contrib.paths import public_name
 
+        parts = name.split(".")
+        for index, part in enumerate(parts[1:-1], start=1):
+            if part[:1].isupper():  # a class, then its attributes (InputPipelineConfig.BROADCAST)
+                code = self._deep_rewrite(".".join(parts[:index + 1]), node)
+                return None if code is None else ".".join([code, *parts[index + 1:]])
         head, _, last = name.rpartition(".")
         error = import_error(head, (last,))
         if error is not None:
