@@ -23,6 +23,7 @@ import threading
 from typing import Any, Iterator, Optional
 
 from tf1compat._csv.files import InputFile, resolve
+from tf1compat._csv.record_batches import record_batches
 from tf1compat._csv.rows import BadRowReport
 from tf1compat._csv.spec import CsvSpec
 from tf1compat.errors import BadRowError, InputPipelineError, OptionError
@@ -289,7 +290,8 @@ class InputPipeline:
         elif self._state != "running":
             raise InputPipelineError("this input pipeline was closed; create a new one")
         try:
-            batches = self._batches() if self.spec.read == "batch" else self._records()
+            batches = self._batches() if self.spec.read == "batch" else \
+                record_batches(self.spec, self._runner.next_block)
             for columns in batches:
                 yield self.spec.structure(columns)
         finally:
@@ -312,47 +314,6 @@ class InputPipeline:
                     raise InputPipelineError("the input pipeline was closed while reading") from None
                 raise InputPipelineError(f"reading the batch queue failed: {error}") from error
             yield columns
-
-    def _records(self) -> Iterator[list]:
-        """The seed's way: one `reader.read()` and one decode per `sess.run`."""
-        import numpy as np
-        spec = self.spec
-        rows: list = []
-        pool: list = []
-        rng = np.random.default_rng(spec.seed)
-        failure = None
-        while True:
-            try:
-                block = self._runner.next_block()
-            except BadRowError as error:   # first yield the rows before it
-                failure = error
-                break
-            if block is None:
-                break
-            for row in zip(*block):
-                if not spec.shuffle:
-                    rows.append(row)
-                    continue
-                pool.append(row)
-                if len(pool) > spec.shuffle_buffer:
-                    pick = int(rng.integers(len(pool)))
-                    pool[pick], pool[-1] = pool[-1], pool[pick]
-                    rows.append(pool.pop())
-            while len(rows) >= spec.batch_size:
-                yield self._stack(rows[:spec.batch_size])
-                del rows[:spec.batch_size]
-        rng.shuffle(pool)
-        rows.extend(pool)
-        while rows and (len(rows) >= spec.batch_size or not spec.drop_remainder):
-            yield self._stack(rows[:spec.batch_size])
-            del rows[:spec.batch_size]
-        if failure is not None:
-            raise failure
-
-    def _stack(self, rows: list) -> list:
-        import numpy as np
-        return [np.array([r[i] for r in rows], dtype=c.numpy_dtype)
-                for i, c in enumerate(self.spec.columns)]
 
 
 def input_pipeline(files: Any, record_defaults: Any, *, column_names: Any = None,
