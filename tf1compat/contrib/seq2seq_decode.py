@@ -314,7 +314,9 @@ def _batch_shape(batch_size, shape):
 
 def _zero_outputs(size, dtype, batch_size):
     def zeros(s, d):
-        return tf.zeros(tf.concat([[batch_size], tf.TensorShape(s).as_list()], 0), dtype=d)
+        shape = tf.constant(tf.TensorShape(s).as_list(), dtype=tf.int32)
+        return tf.zeros(tf.concat([tf.reshape(tf.cast(batch_size, tf.int32), [1]), shape], 0),
+                        dtype=d)
     return nest.map_structure(zeros, size, dtype)
 
 
