@@ -33,6 +33,9 @@ _MODULE_OF = {
     **{name: "tf1compat.contrib.seq2seq_decode" for name in (
         "Helper", "TrainingHelper", "GreedyEmbeddingHelper", "Decoder", "BasicDecoder",
         "BasicDecoderOutput", "dynamic_decode", "tile_batch")},
+    **{name: "tf1compat.contrib.seq2seq_attention" for name in (
+        "AttentionMechanism", "BahdanauAttention", "LuongAttention", "AttentionWrapper",
+        "AttentionWrapperState")},
 }
 
 __all__ = ["sequence_loss"]
