@@ -36,6 +36,9 @@ _MODULE_OF = {
     **{name: "tf1compat.contrib.seq2seq_attention" for name in (
         "AttentionMechanism", "BahdanauAttention", "LuongAttention", "AttentionWrapper",
         "AttentionWrapperState")},
+    **{name: "tf1compat.contrib.seq2seq_beam" for name in (
+        "BeamSearchDecoder", "BeamSearchDecoderOutput", "BeamSearchDecoderState",
+        "FinalBeamSearchDecoderOutput", "gather_tree")},
 }
 
 __all__ = ["sequence_loss"]

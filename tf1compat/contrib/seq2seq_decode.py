@@ -10,7 +10,7 @@ written for graph mode on `tf.compat.v1` ops:
   (outputs, final state, lengths), outputs batch-major unless
   `output_time_major`. A sequence's length is the step at which it finished
   (a finished sequence still emits unless `impute_finished`, which emits zeros
-  and keeps its state).
+  and keeps its state); a sequence cut by `maximum_iterations` has that length.
 - `TrainingHelper` reads the given inputs step by step (all finished at their
   `sequence_length`); `GreedyEmbeddingHelper` feeds back the embedding of the
   argmax, finished at `end_token`.
@@ -354,20 +354,14 @@ def dynamic_decode(decoder, output_time_major=False, impute_finished=False,
         def body(time, outputs_ta, state, inputs, finished, lengths):
             next_outputs, decoder_state, next_inputs, decoder_finished = decoder.step(
                 time, inputs, state)
-            lengths_from_state = False
+            # TF 1.15 counts lengths here, for every decoder (later releases read a beam
+            # search's own lengths from its state; 1.15 did not).
             if decoder.tracks_own_finished:
                 next_finished = decoder_finished
-                state_lengths = getattr(decoder_state, "lengths", None)
-                if state_lengths is not None:
-                    lengths_from_state = True
-                    lengths = tf.cast(state_lengths, tf.int32)
             else:
                 next_finished = tf.logical_or(decoder_finished, finished)
-            if maximum_iterations is not None:
-                next_finished = tf.logical_or(next_finished, time + 1 >= maximum_iterations)
-            if not lengths_from_state:
-                lengths = _v1.where(tf.logical_not(finished),
-                                    tf.fill(tf.shape(lengths), time + 1), lengths)
+            lengths = _v1.where(tf.logical_not(finished), tf.fill(tf.shape(lengths), time + 1),
+                                lengths)
             nest.assert_same_structure(state, decoder_state)
             nest.assert_same_structure(outputs_ta, next_outputs)
             nest.assert_same_structure(inputs, next_inputs)
