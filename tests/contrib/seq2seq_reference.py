@@ -82,7 +82,9 @@ def run_case(case: str, world: str, extra_env: dict | None = None) -> dict:
     """The JSON the case prints in `world` ('tf1': TensorFlow 1.15; 'tf1compat': this repo)."""
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", **(extra_env or {}))
     if world == "tf1":
-        env.pop("PYTHONPATH", None)
+        # A plain environment: this process's TensorFlow 2 settings would leak into 1.15.
+        env = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp"),
+               "TF_CPP_MIN_LOG_LEVEL": "2", **(extra_env or {})}
         python = TF1_PYTHON
     else:
         env["PYTHONPATH"] = str(REPO_ROOT)

@@ -35,7 +35,7 @@ nest = tf.nest
 
 
 def _dim(tensor, axis):
-    static = tensor.shape[axis]
+    static = tf.compat.dimension_value(tensor.shape[axis])
     return static if static is not None else tf.shape(tensor)[axis]
 
 
@@ -132,7 +132,8 @@ class LuongAttention(_BaseAttentionMechanism):
 
     def __call__(self, query, state):
         with _v1.variable_scope(None, "luong_attention", [query]):
-            depth, key_depth = query.shape[-1], self._keys.shape[-1]
+            depth, key_depth = (tf.compat.dimension_value(query.shape[-1]),
+                                tf.compat.dimension_value(self._keys.shape[-1]))
             if depth != key_depth:
                 raise ValueError("Incompatible or unknown inner dimensions between query and "
                                  f"keys. Query (depth {depth}) has units: {depth}. Keys have "

@@ -222,10 +222,11 @@ class BeamSearchDecoder(Decoder):
         if not isinstance(t, tf.TensorArray):
             return t
         shape = t.element_shape
+        dims = [tf.compat.dimension_value(d) for d in shape] if shape.ndims else []
         batch = tf.get_static_value(self._batch_size)
         sortable = shape.ndims is not None and shape.ndims >= 1 and (
-            (shape[0] is not None and batch is not None and shape[0] == batch * self._beam_width)
-            or (shape.ndims >= 2 and shape[0] == batch and shape[1] == self._beam_width))
+            (dims[0] is not None and batch is not None and dims[0] == batch * self._beam_width)
+            or (shape.ndims >= 2 and dims[0] == batch and dims[1] == self._beam_width))
         if not sortable:
             warnings.warn(f"The TensorArray {t.handle.name} in the cell state is not amenable "
                           "to sorting based on the beam search result; left unsorted "
@@ -281,7 +282,8 @@ class BeamSearchDecoder(Decoder):
         static_batch = tf.get_static_value(batch)
         finished = beam_state.finished
         step_log_probs = tf.nn.log_softmax(logits)
-        vocab = logits.shape[-1] if logits.shape[-1] is not None else tf.shape(logits)[-1]
+        vocab = tf.compat.dimension_value(logits.shape[-1])
+        vocab = vocab if vocab is not None else tf.shape(logits)[-1]
         # A finished beam may only emit end_token, at no cost.
         only_end = tf.one_hot(end, vocab, dtype=logits.dtype, on_value=0.0,
                               off_value=logits.dtype.min)

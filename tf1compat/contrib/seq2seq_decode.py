@@ -44,7 +44,7 @@ def _tile_one(t, multiplier):
     multiples[1] = multiplier
     tiled = tf.tile(tf.expand_dims(t, 1), multiples)
     tiled = tf.reshape(tiled, tf.concat([[shape[0] * multiplier], shape[1:]], 0))
-    static_batch = t.shape[0]
+    static_batch = tf.compat.dimension_value(t.shape[0])
     tiled.set_shape(tf.TensorShape([None if static_batch is None else static_batch * multiplier])
                     .concatenate(t.shape[1:]))
     return tiled
