@@ -41,7 +41,7 @@ _MODULE_OF = {
         "FinalBeamSearchDecoderOutput", "gather_tree")},
 }
 
-__all__ = ["sequence_loss"]
+__all__ = ["sequence_loss", *_MODULE_OF]
 
 
 def _rank_check(tensor, rank: int, what: str, shape_text: str) -> None:
