@@ -292,8 +292,9 @@ class BeamSearchDecoder(Decoder):
                                            tf.concat([tf.shape(finished), [1]], 0)),
                                    step_log_probs)
         total = tf.expand_dims(beam_state.log_probs, 2) + step_log_probs
-        grow = tf.one_hot(tf.fill([batch, width], end), depth=vocab, on_value=tf.constant(0, tf.int64),
-                          off_value=tf.constant(1, tf.int64), dtype=tf.int64)
+        grow = tf.one_hot(tf.fill([batch, width], end), depth=vocab,
+                          on_value=tf.constant(0, tf.int64), off_value=tf.constant(1, tf.int64),
+                          dtype=tf.int64)
         grow *= tf.expand_dims(tf.cast(tf.logical_not(finished), tf.int64), 2)
         new_lengths = grow + tf.expand_dims(beam_state.lengths, 2)
         penalty = tf.cast(_length_penalty(new_lengths, self._length_penalty_weight), total.dtype)
