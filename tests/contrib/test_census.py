@@ -13,7 +13,7 @@ from tf1compat.contrib.census import scan, sources
 from tf1compat.contrib.census.verdict import verdict
 
 DATA = Path(__file__).resolve().parents[2] / "tf1compat" / "contrib" / "census_data"
-MIRRORS = os.environ.get("TF1COMPAT_CENSUS_MIRRORS", "/work/.mirror")
+MIRRORS = os.environ.get("TF1COMPAT_CENSUS_MIRRORS", "")
 
 
 def counts(source: str) -> dict:
@@ -107,6 +107,9 @@ def test_the_committed_census_is_consistent():
 
 def test_a_recount_of_one_repository_gives_the_committed_rows():
     repo = "sherjilozair/char-rnn-tensorflow"
+    if not MIRRORS:
+        pytest.skip("TF1COMPAT_CENSUS_MIRRORS is unset: set it to a folder holding the git "
+                    "directories of the census repositories to recount one")
     try:
         git = sources.git_dir(MIRRORS, repo)
     except FileNotFoundError:

@@ -16,17 +16,32 @@ Contract (TF 1.x `seq2seq/python/ops/loss.py`, as documented): logits
 Divisions by zero give 0. Averaging and summing the same axis raises ValueError;
 so do logits of a rank other than 3 and targets or weights of a rank other than 2.
 
-The rest of contrib.seq2seq (decoders, attention) moved to TensorFlow Addons,
-which has no release for TF 2.21: those names are unsupported.
+The decoders, helpers and attention live in their own modules
+(tf1compat.contrib.seq2seq_decode, seq2seq_attention, seq2seq_beam), faithful to
+TF 1.15; this module serves them by name, importing each module on first use.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from tf1compat.contrib import registry
 
-__all__ = ["sequence_loss"]
+# name -> the module that implements it (imported on first use: it needs TensorFlow).
+_MODULE_OF = {
+    **{name: "tf1compat.contrib.seq2seq_decode" for name in (
+        "Helper", "TrainingHelper", "GreedyEmbeddingHelper", "Decoder", "BasicDecoder",
+        "BasicDecoderOutput", "dynamic_decode", "tile_batch")},
+    **{name: "tf1compat.contrib.seq2seq_attention" for name in (
+        "AttentionMechanism", "BahdanauAttention", "LuongAttention", "AttentionWrapper",
+        "AttentionWrapperState")},
+    **{name: "tf1compat.contrib.seq2seq_beam" for name in (
+        "BeamSearchDecoder", "BeamSearchDecoderOutput", "BeamSearchDecoderState",
+        "FinalBeamSearchDecoderOutput", "gather_tree")},
+}
+
+__all__ = ["sequence_loss", *_MODULE_OF]
 
 
 def _rank_check(tensor, rank: int, what: str, shape_text: str) -> None:
@@ -80,4 +95,6 @@ def sequence_loss(logits, targets, weights, average_across_timesteps=True,
 
 
 def __getattr__(name: str) -> Any:
+    if name in _MODULE_OF:
+        return getattr(importlib.import_module(_MODULE_OF[name]), name)
     return registry.attribute("seq2seq", name)

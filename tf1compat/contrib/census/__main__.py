@@ -115,8 +115,9 @@ def main(argv=None) -> int:
     parser.add_argument("--report", action="store_true",
                         help="print the coverage of the committed census, at the census and now")
     parser.add_argument("--folder", help="count the tf.contrib uses of a folder of your own")
-    parser.add_argument("--mirrors", default="/work/.mirror",
-                        help="folder holding <owner>+<name>/repo git directories")
+    parser.add_argument("--mirrors", metavar="DIR",
+                        help="recount from DIR, a folder holding <owner>+<name>/repo git "
+                             "directories of the repositories in census_data/repositories.csv")
     parser.add_argument("--baseline", action="store_true",
                         help="with a recount: also record today's verdicts as the baseline")
     args = parser.parse_args(argv)
@@ -127,7 +128,7 @@ def main(argv=None) -> int:
             parser.error(f"--folder {args.folder!r} is not a folder")
         count_folder(args.folder)
     else:
-        if not os.path.isdir(args.mirrors):
+        if not args.mirrors or not os.path.isdir(args.mirrors):
             parser.error(f"--mirrors {args.mirrors!r} is not a folder; it must hold the git "
                          "directories of the repositories in census_data/repositories.csv")
         recount(args.mirrors, args.baseline)
