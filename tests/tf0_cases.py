@@ -10,7 +10,6 @@ import os
 import subprocess
 
 import numpy as np
-import pytest
 
 from isolated import last_json
 
@@ -145,17 +144,10 @@ def script(column: int, skip: tuple = ()) -> str:
     }
 
 
-def tf1_python():
-    """TensorFlow 1.15's interpreter: $TF1COMPAT_TF1_PYTHON, else /tmp/tf1ref/bin/python."""
-    path = os.environ.get("TF1COMPAT_TF1_PYTHON") or "/tmp/tf1ref/bin/python"
-    return path if os.path.exists(path) else None
-
-
 def run_reference(path, env):
-    python = tf1_python()
-    if python is None:
-        pytest.skip("no TensorFlow 1.15 interpreter: set TF1COMPAT_TF1_PYTHON to a Python with "
-                    "tensorflow 1.15 (none at /tmp/tf1ref/bin/python)")
+    import tf1_reference
+
+    python = str(tf1_reference.require())  # skips without one, fails under CI
     # A clean environment: importing TF 2.21 sets TF2_BEHAVIOR=1 in the test process,
     # which would turn TF 1.15 eager; and this checkout's PYTHONPATH is not TF 1.15's.
     clean = {key: os.environ[key] for key in ("PATH", "HOME", "LANG", "TMPDIR")

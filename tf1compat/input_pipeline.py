@@ -26,7 +26,7 @@ from tf1compat._csv.files import InputFile, resolve
 from tf1compat._csv.record_batches import record_batches
 from tf1compat._csv.rows import BadRowReport
 from tf1compat._csv.spec import CsvSpec
-from tf1compat.errors import BadRowError, InputPipelineError, OptionError
+from tf1compat.errors import InputPipelineError, OptionError
 
 __all__ = ["InputPipeline", "input_pipeline"]
 

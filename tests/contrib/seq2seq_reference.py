@@ -19,9 +19,13 @@ import textwrap
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-TF1_PYTHON = os.environ.get("TF1COMPAT_TF1_PYTHON", "/tmp/tf1ref/bin/python")
-MISSING_TF1 = (f"the TensorFlow 1.15 interpreter {TF1_PYTHON} is absent (set "
-               "TF1COMPAT_TF1_PYTHON to a Python with tensorflow 1.15)")
+
+
+def tf1_python() -> str:
+    """The TF 1.15 reference interpreter (tests/tf1_reference): skips without one, fails in CI."""
+    import tf1_reference
+
+    return str(tf1_reference.require())
 
 _PRELUDE_TF1 = """
 import tensorflow as tf
@@ -87,7 +91,7 @@ def run_case(case: str, world: str, extra_env: dict | None = None) -> dict:
         # A plain environment: this process's TensorFlow 2 settings would leak into 1.15.
         env = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp"),
                "TF_CPP_MIN_LOG_LEVEL": "2", **(extra_env or {})}
-        python = TF1_PYTHON
+        python = tf1_python()
     else:
         env["PYTHONPATH"] = str(REPO_ROOT)
         python = sys.executable

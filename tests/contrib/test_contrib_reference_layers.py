@@ -3,7 +3,7 @@ inputs and assigned variables give the same outputs, gradients, variable names a
 
 import pytest
 
-from .tf1_reference import assert_close, three_ways
+from .three_ways import assert_close, three_ways
 
 LAYER_NORM = r"""
 import json

@@ -6,7 +6,7 @@ import importlib.util
 
 import pytest
 
-from .tf1_reference import assert_close, three_ways
+from .three_ways import assert_close, three_ways
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("tf_slim") is None,
                                 reason="tf_slim is not installed (pip install tf-slim)")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from .tf1_reference import assert_close, three_ways
+from .three_ways import assert_close, three_ways
 
 HPARAMS = r"""
 import json

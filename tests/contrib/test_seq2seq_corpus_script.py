@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.contrib.seq2seq_reference import MISSING_TF1, REPO_ROOT, TF1_PYTHON
+from tests.contrib.seq2seq_reference import REPO_ROOT
 
 SCRIPT = Path(__file__).parent / "scripts" / "attention_seq2seq.py"
 
@@ -61,12 +61,11 @@ def test_trains_and_decodes_after_migrate(tmp_path, under_run):
     assert report["variables"] == under_run["variables"]
 
 
-@pytest.mark.skipif(not os.path.exists(TF1_PYTHON), reason=MISSING_TF1)
-def test_tf115_names_the_same_variables(under_run):
+def test_tf115_names_the_same_variables(under_run, tf1_python):
     # A plain environment: the test process's own (TensorFlow 2 settings) would leak into 1.15.
     tf1_env = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp"),
                "TF_CPP_MIN_LOG_LEVEL": "2"}
-    reference = last_json(subprocess.run([TF1_PYTHON, str(SCRIPT)], capture_output=True,
+    reference = last_json(subprocess.run([str(tf1_python), str(SCRIPT)], capture_output=True,
                                          text=True, timeout=600, cwd="/tmp", env=tf1_env))
     check_training(reference)
     assert under_run["variables"] == reference["variables"]

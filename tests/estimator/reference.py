@@ -1,6 +1,6 @@
 """Runs the Estimator scripts under TensorFlow 1.15 (the reference) and under `tf1compat run`.
 
-The TF 1.15 interpreter is `$TF1COMPAT_TF1_PYTHON`, else /tmp/tf1ref/bin/python
+The TF 1.15 interpreter is the one tests/tf1_reference locates
 (tests/tf1_reference sets one up); tests that need it skip, saying so, when
 neither is there.
 """
@@ -15,26 +15,17 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pytest
 
 from isolated import run_cli, run_script
 
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
-_DEFAULT_TF1 = "/tmp/tf1ref/bin/python"
-
-
-def tf1_python() -> str | None:
-    candidate = os.environ.get("TF1COMPAT_TF1_PYTHON") or _DEFAULT_TF1
-    return candidate if os.access(candidate, os.X_OK) else None
 
 
 def needs_tf1() -> str:
-    """The TF 1.15 interpreter, or skips the test saying why."""
-    python = tf1_python()
-    if python is None:
-        pytest.skip("TensorFlow 1.15 reference interpreter not found: set TF1COMPAT_TF1_PYTHON "
-                    f"or create {_DEFAULT_TF1} (tests/tf1_reference/setup.sh)")
-    return python
+    """The TF 1.15 reference interpreter (tests/tf1_reference): skips without one, fails in CI."""
+    import tf1_reference
+
+    return str(tf1_reference.require())
 
 
 def run_tf1(script: str, *args: str, cwd: Path) -> dict[str, Any]:
