@@ -16,6 +16,7 @@ import difflib
 import inspect
 from typing import Any, Mapping, Optional
 
+from tf1compat import proto_conversion
 from tf1compat.errors import OptionError
 from tf1compat.option_graph import JitLevel
 from tf1compat.option_table import OPTION_SPECS, SPECS_BY_KEYWORD, TF1_NAME_ALIASES
@@ -110,15 +111,12 @@ class _SessionOptionsMethods:
           UnmappedConfigError: unmapped="error" and such fields are set.
           OptionError: a mapped field holds a value we reject.
         """
-        from tf1compat import proto_conversion
-
-        return proto_conversion.options_from_proto(proto, unmapped=unmapped)
+        return cls(**proto_conversion.keywords_from_proto(proto, unmapped=unmapped))
 
     def to_config_proto(self):
         """Returns the equivalent `tf.compat.v1.ConfigProto`."""
-        from tf1compat import proto_conversion
-
-        return proto_conversion.options_to_proto(self)
+        keywords = {spec.keyword: getattr(self, spec.keyword) for spec in OPTION_SPECS}
+        return proto_conversion.proto_from_keywords(keywords, self.passthrough)
 
     def replace(self, **keywords: Any) -> "SessionOptions":
         """Returns a copy with the given keywords changed (validated)."""

@@ -1,18 +1,21 @@
-"""Conversion between `SessionOptions` and TensorFlow's `ConfigProto`.
+"""Conversion between option keywords and TensorFlow's `ConfigProto`.
 
-ConfigProto -> SessionOptions -> ConfigProto is exact for every field the
-option table maps. Fields it does not map are either listed in an error or,
-on request, carried through untouched in `SessionOptions.passthrough`.
+ConfigProto -> keywords -> ConfigProto is exact for every field the option
+table maps. Fields it does not map are either listed in an error or, on
+request, carried through untouched as the `passthrough` bytes.
+
+This module speaks in keywords (the option table's names) rather than in
+`SessionOptions`, so that `tf1compat.options` can depend on it and not the
+other way round.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping, Optional
 
 from tf1compat.errors import OptionError, UnmappedConfigError
 from tf1compat.option_spec import message_at
 from tf1compat.option_table import OPTION_SPECS
-from tf1compat.options import SessionOptions
 
 
 def _config_pb2():
@@ -57,8 +60,12 @@ def _short(value: Any) -> Any:
     return value if len(text) <= 80 else text[:77] + "..."
 
 
-def options_from_proto(proto: Any, *, unmapped: str = "error") -> SessionOptions:
-    """Reads the mapped fields of a ConfigProto; see SessionOptions.from_config_proto."""
+def keywords_from_proto(proto: Any, *, unmapped: str = "error") -> dict[str, Any]:
+    """The option keywords a ConfigProto sets; see SessionOptions.from_config_proto.
+
+    Every keyword of the table is present (None where the field is unset), plus
+    "passthrough" (serialized unmapped fields) when unmapped="keep" finds some.
+    """
     if unmapped not in ("error", "keep"):
         raise OptionError("unmapped", unmapped, "'error' or 'keep'")
     proto = parse_config_proto(proto)
@@ -68,7 +75,7 @@ def options_from_proto(proto: Any, *, unmapped: str = "error") -> SessionOptions
     keywords = {spec.keyword: spec.field.read(proto) for spec in OPTION_SPECS}
     if rest.ByteSize():
         keywords["passthrough"] = rest.SerializeToString(deterministic=True)
-    return SessionOptions(**keywords)
+    return keywords
 
 
 def _without_mapped_fields(proto):
@@ -120,13 +127,17 @@ def set_field_paths(message, prefix: str = "") -> list[str]:
     return paths
 
 
-def options_to_proto(options: SessionOptions):
-    """Returns the ConfigProto that `options` describes (passthrough fields included)."""
+def proto_from_keywords(keywords: Mapping[str, Any], passthrough: Optional[bytes] = None):
+    """Returns the ConfigProto that the option keywords describe.
+
+    `passthrough` (serialized ConfigProto fields the table does not map) is
+    laid down first; keywords that are None leave their field unset.
+    """
     proto = _config_pb2().ConfigProto()
-    if options.passthrough:
-        proto.ParseFromString(options.passthrough)
+    if passthrough:
+        proto.ParseFromString(passthrough)
     for spec in OPTION_SPECS:
-        value = getattr(options, spec.keyword)
+        value = keywords.get(spec.keyword)
         if value is not None:
             spec.field.write(proto, value)
     return proto
