@@ -180,8 +180,9 @@ def run_with_reference(case: Case, python: Path, folder: Path, scratch: Path,
     folders = _folders(case, scratch, data)
     bootstrap = [str(REFERENCE_BOOTSTRAP), "--soft-placement"] if case.run_flags else []
     command = [str(python), *bootstrap, str(folder / case.script), *_args(case, folders)]
-    env = {key: value for key, value in environment().items() if key != "PYTHONPATH"}
-    return _run(command, case, folder, folders, env, timeout)
+    from tf1compat.cli.compare_script import tf1_environment
+
+    return _run(command, case, folder, folders, tf1_environment(environment()), timeout)
 
 
 def same_results(result: subprocess.CompletedProcess, case: Case) -> bool:

@@ -66,7 +66,14 @@ def _start(command, tmp_path, source):
     path.write_text(textwrap.dedent(source))
     return subprocess.Popen([*command, str(path)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=str(REPO_ROOT),
-                            env=python_env(), start_new_session=True)
+                            env=python_env(), start_new_session=True,
+                            preexec_fn=_default_sigint)
+
+
+def _default_sigint():
+    # As a user's shell starts it: a test runner's worker may ignore SIGINT, and a Python
+    # started with SIGINT ignored keeps ignoring it (no KeyboardInterrupt at all).
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def start_run(tmp_path, source):

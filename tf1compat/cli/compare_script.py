@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from tf1compat import printed_numbers
 from tf1compat.errors import Tf1CompatError
@@ -101,8 +101,20 @@ def _script_args(script_args: list[str], scratch: Path) -> list[str]:
     return out
 
 
+# Importing TensorFlow 2 sets TF2_BEHAVIOR=1 in its process's environment; TensorFlow 1.15 obeys
+# it and starts eager, so a TF1 interpreter started from such a process must not inherit it.
+TF2_ONLY_VARIABLES = ("PYTHONPATH", "TF2_BEHAVIOR")
+
+
+def tf1_environment(environ: Optional[dict[str, str]] = None) -> dict[str, str]:
+    """`environ` (default: this process's) for a TensorFlow 1.x interpreter: without
+    PYTHONPATH (it must not see tf1compat or TF 2.21) and without TF2_BEHAVIOR."""
+    environ = os.environ if environ is None else environ
+    return {key: value for key, value in environ.items() if key not in TF2_ONLY_VARIABLES}
+
+
 def _environment(with_tf1compat: bool) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    env = tf1_environment()
     if with_tf1compat:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE_ROOT),
                                                           os.environ.get("PYTHONPATH")]))
