@@ -150,14 +150,6 @@ class BeamSearchDecoder(Decoder):
     def tracks_own_finished(self):
         return True
 
-    def _rnn_output_size(self):
-        size = self._cell.output_size
-        if self._output_layer is None:
-            return size
-        shapes = nest.map_structure(lambda s: tf.TensorShape([None]).concatenate(s), size)
-        out = self._output_layer.compute_output_shape(shapes)
-        return nest.map_structure(lambda s: tf.TensorShape(s)[1:], out)
-
     @property
     def output_size(self):
         beams = tf.TensorShape([self._beam_width])

@@ -246,6 +246,15 @@ class Decoder(abc.ABC):
         """Whether the decoder keeps finished entries finished itself (see dynamic_decode)."""
         return False
 
+    def _rnn_output_size(self):
+        """The cell's per-step output size, after `_output_layer` (decoders with both)."""
+        size = self._cell.output_size
+        if self._output_layer is None:
+            return size
+        shapes = nest.map_structure(lambda s: tf.TensorShape([None]).concatenate(s), size)
+        out = self._output_layer.compute_output_shape(shapes)
+        return nest.map_structure(lambda s: tf.TensorShape(s)[1:], out)
+
 
 class BasicDecoderOutput(collections.namedtuple("BasicDecoderOutput",
                                                 ("rnn_output", "sample_id"))):
@@ -270,14 +279,6 @@ class BasicDecoder(Decoder):
     @property
     def batch_size(self):
         return self._helper.batch_size
-
-    def _rnn_output_size(self):
-        size = self._cell.output_size
-        if self._output_layer is None:
-            return size
-        shapes = nest.map_structure(lambda s: tf.TensorShape([None]).concatenate(s), size)
-        out = self._output_layer.compute_output_shape(shapes)
-        return nest.map_structure(lambda s: tf.TensorShape(s)[1:], out)
 
     @property
     def output_size(self):
