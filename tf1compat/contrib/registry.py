@@ -36,7 +36,7 @@ from tf1compat.contrib.tables import (  # noqa: F401 - the table's data, read he
     LEGACY_HOMES as _LEGACY_HOMES, LIBRARY_MODULES, LIBRARY_NAMES, LIBRARY_NOTE, MAPPED,
     MODULE_HOME_NOTE, MODULE_HOMES, REPLACED, REPLACED_AT, REPLACED_NOTES, TF_SLIM, TFA as _TFA,
     UNSUPPORTED, ESTIMATOR_HOMES, ESTIMATOR_HOME_NOTE, ESTIMATOR_UNSUPPORTED)
-from tf1compat.errors import Tf1CompatError
+from tf1compat.shared.errors import Tf1CompatError
 
 # Our modules, one per contrib namespace we serve (tf1compat/contrib/<name>.py).
 MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn", "legacy_seq2seq",
