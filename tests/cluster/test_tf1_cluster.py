@@ -10,8 +10,8 @@ def test_server_gets_session_options_and_gives_the_session_target():
         import json
         import tensorflow as tf
         from tf1compat import cluster
-        from tf1compat.cluster_spec import local_cluster
-        from tf1compat.errors import ClusterError
+        from tf1compat.shared.cluster_spec import local_cluster
+        from tf1compat.shared.errors import ClusterError
 
         jobs = local_cluster(1)
         with cluster.session(jobs, "worker", 0, cpus=2, soft_placement=True) as sess:
@@ -64,7 +64,7 @@ def test_bad_task_fails_before_tensorflow_sees_it():
     result = run_json("""
         import json
         from tf1compat import cluster
-        from tf1compat.errors import ClusterError
+        from tf1compat.shared.errors import ClusterError
         try:
             cluster.server({"worker": ["127.0.0.1:2222"]}, "worker", 3)
         except ClusterError as error:
