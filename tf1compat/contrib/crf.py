@@ -46,13 +46,22 @@ def _tf():
     return tf.compat.v1
 
 
+def _static(tensor, axis):
+    """The static size of `axis` as an int or None (a v1 `Dimension` under TF1 shapes too)."""
+    import tensorflow as tf
+
+    if tensor.shape.rank is None:
+        return None
+    return tf.compat.dimension_value(tensor.shape[axis])
+
+
 def _by_length(tensor, one_step, many_steps):
     """`one_step()` when the time dimension (axis 1) is 1, else `many_steps()`.
 
     Decided now when the static shape says, in the graph (`tf.cond`) otherwise.
     """
     tf = _tf()
-    steps = tensor.shape[1] if tensor.shape.rank is not None else None
+    steps = _static(tensor, 1)
     if steps is not None:
         return one_step() if steps == 1 else many_steps()
     return tf.cond(tf.equal(tf.shape(tensor)[1], 1), one_step, many_steps)
@@ -147,7 +156,7 @@ def crf_log_likelihood(inputs, tag_indices, sequence_lengths, transition_params=
       ValueError: transition_params is None and the tag count is not known statically.
     """
     tf = _tf()
-    num_tags = inputs.shape[2] if inputs.shape.rank is not None else None
+    num_tags = _static(inputs, 2)
     if transition_params is None:
         if num_tags is None:
             raise ValueError(f"crf_log_likelihood needs the number of tags (inputs' last "
@@ -186,7 +195,9 @@ def crf_binary_score(tag_indices, sequence_lengths, transition_params):
       A [batch] float tensor.
     """
     tf = _tf()
-    num_tags = transition_params.get_shape()[0]
+    num_tags = _static(transition_params, 0)
+    if num_tags is None:  # TF1 needed it static; the graph's value does the same job
+        num_tags = tf.shape(transition_params, out_type=tag_indices.dtype)[0]
     transitions = tf.shape(tag_indices)[1] - 1
     starts = tf.slice(tag_indices, [0, 0], [-1, transitions])
     ends = tf.slice(tag_indices, [0, 1], [-1, transitions])
@@ -239,7 +250,7 @@ def crf_decode(potentials, transition_params, sequence_length):
         return tf.cast(tags, dtype=tf.int32), tf.reduce_max(squeezed, axis=1)
 
     def many_steps():
-        num_tags = potentials.shape[2]
+        num_tags = _static(potentials, 2)
         first = tf.squeeze(tf.slice(potentials, [0, 0, 0], [-1, 1, -1]), axis=[1])
         rest = tf.slice(potentials, [0, 1, 0], [-1, -1, -1])
         steps = tf.maximum(tf.constant(0, dtype=sequence_length.dtype), sequence_length - 1)

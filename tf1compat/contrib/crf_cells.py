@@ -23,6 +23,12 @@ def _tf():
     return tf.compat.v1
 
 
+def _num_tags(transition_params):
+    import tensorflow as tf
+
+    return tf.compat.dimension_value(transition_params.shape[0])
+
+
 class _StatelessCell:
     """What `dynamic_rnn` needs from a cell that has no variables."""
 
@@ -40,7 +46,7 @@ class CrfForwardRnnCell(_StatelessCell):
     def __init__(self, transition_params):
         """Args: transition_params: the [tags, tags] transition scores."""
         self._transition_params = _tf().expand_dims(transition_params, 0)  # [1, tags, tags]
-        self._num_tags = transition_params.shape[0]
+        self._num_tags = _num_tags(transition_params)
 
     @property
     def state_size(self):
@@ -65,7 +71,7 @@ class CrfDecodeForwardRnnCell(_StatelessCell):
     def __init__(self, transition_params):
         """Args: transition_params: the [tags, tags] transition scores."""
         self._transition_params = _tf().expand_dims(transition_params, 0)
-        self._num_tags = transition_params.shape[0]
+        self._num_tags = _num_tags(transition_params)
 
     @property
     def state_size(self):
