@@ -21,8 +21,9 @@ to TF 1.15's contract:
   `np.argmax` does.
 
 >>> import numpy as np
->>> viterbi_decode(np.array([[1., 0.], [0., 1.]]), np.zeros((2, 2)))[0]
-[0, 1]
+>>> path, score = viterbi_decode(np.array([[1., 0.], [0., 1.]]), np.zeros((2, 2)))
+>>> [int(tag) for tag in path], float(score)
+([0, 1], 2.0)
 """
 
 from __future__ import annotations
