@@ -52,6 +52,12 @@ fed_decoded, fed_best = tf.contrib.crf.crf_decode(fed, transitions, fed_lengths)
 # the forward cell on its own
 _, alphas = tf.nn.dynamic_rnn(crf_ops.CrfForwardRnnCell(transitions), unaries[:, 1:],
                               initial_state=unaries[:, 0], dtype=tf.float32, scope="alpha")
+# the decoding cells on their own: backpointers forward, then followed back from the best tag
+pointers, last = tf.nn.dynamic_rnn(crf_ops.CrfDecodeForwardRnnCell(transitions), unaries[:, 1:],
+                                   initial_state=unaries[:, 0], dtype=tf.int32, scope="fwd")
+followed, _ = tf.nn.dynamic_rnn(
+    crf_ops.CrfDecodeBackwardRnnCell(3), tf.reverse(pointers, [1]), dtype=tf.int32, scope="bwd",
+    initial_state=tf.expand_dims(tf.cast(tf.argmax(last, 1), tf.int32), -1))
 weights = tf.constant(rng.randn(4).astype(np.float32))
 loss = -tf.reduce_sum(log_likelihood * weights) - tf.reduce_sum(one_ll)
 grads = tf.gradients(loss, [unaries, one, transitions])
@@ -64,7 +70,8 @@ with tf.Session() as sess:
     sess.run(transitions.assign(rng.randn(3, 3).astype(np.float32)))
     values = sess.run({"ll": log_likelihood, "parts": parts, "decoded": decoded, "best": best,
                        "one_ll": one_ll, "one_decoded": one_decoded, "one_best": one_best,
-                       "alphas": alphas, "grads": grads, "transitions": transitions})
+                       "alphas": alphas, "pointers": pointers, "last": last,
+                       "followed": followed, "grads": grads, "transitions": transitions})
     for steps in (1, 4):
         feed = {fed: unary_np[:, :steps], fed_tags: tags_np[:, :steps],
                 fed_lengths: np.minimum(lengths_np, steps)}
