@@ -9,6 +9,8 @@ from .three_ways import assert_close, three_ways
 CRF = r"""
 import json
 import os
+import shutil
+import tempfile
 import numpy as np
 import tensorflow as tf
 from tensorflow.contrib.crf.python.ops import crf as crf_ops
@@ -79,8 +81,9 @@ with tf.Session() as sess:
     for _ in range(3):
         sess.run(train)
     values["trained"] = sess.run([transitions, log_likelihood])
-    path = saver.save(sess, os.path.join(os.getcwd(), "crf.ckpt"))
+    path = saver.save(sess, os.path.join(tempfile.mkdtemp(), "crf.ckpt"))
     out["checkpoint"] = sorted(name for name, _ in tf.train.list_variables(path))
+    shutil.rmtree(os.path.dirname(path))
 
 
 def listed(value):
