@@ -33,7 +33,7 @@ def test_run_and_migrate_serve_every_spelling(name):
 
 def test_deep_paths_are_the_served_objects():
     from tf1compat.contrib import crf, vocabulary_processor
-    from tf1compat.contrib.finder import deep_attribute
+    from tf1compat.contrib.registry import deep_attribute
 
     assert deep_attribute("crf.python.ops.crf.crf_decode") is crf.crf_decode
     text = deep_attribute("learn.python.learn.preprocessing.text")
