@@ -35,15 +35,15 @@ from typing import Any, Optional
 from tf1compat.contrib.paths import MODULE_FILES, at_module_file, public_name
 from tf1compat.contrib.tables import (  # noqa: F401 - the table's data, read here and by users
     LEGACY_HOMES as _LEGACY_HOMES, LIBRARY_MODULES, LIBRARY_NAMES, LIBRARY_NOTE, MAPPED,
-    MODULE_HOME_NOTE, MODULE_HOMES, REPLACED, REPLACED_AT, REPLACED_NOTES, TF_SLIM, TFA as _TFA,
-    UNSUPPORTED, ESTIMATOR_HOMES, ESTIMATOR_HOME_NOTE, ESTIMATOR_UNSUPPORTED)
+    MODULE_HOME_NOTE, MODULE_HOME_NOTES, MODULE_HOMES, REPLACED, REPLACED_AT, REPLACED_NOTES,
+    TF_SLIM, TFA as _TFA, UNSUPPORTED, ESTIMATOR_HOMES, ESTIMATOR_HOME_NOTE, ESTIMATOR_UNSUPPORTED)
 from tf1compat.shared.errors import Tf1CompatError
 
 PREFIX = "tf1compat.contrib."
 
 # Our modules, one per contrib namespace we serve (tf1compat/contrib/<name>.py).
 MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn", "legacy_seq2seq",
-           "training", "learn")
+           "training", "learn", "crf")
 
 
 class Served(str, enum.Enum):
@@ -130,7 +130,8 @@ def table() -> dict[str, Entry]:
     for name, target in REPLACED_AT.items():
         entries[name] = Entry(name, Served.REPLACED, target, "tf1compat")
     for name, module in MODULE_HOMES.items():
-        entries[name] = Entry(name, Served.REPLACED, module, "tf1compat", MODULE_HOME_NOTE)
+        entries[name] = Entry(name, Served.REPLACED, module, "tf1compat",
+                              MODULE_HOME_NOTES.get(name, MODULE_HOME_NOTE))
     for name, target in {**LIBRARY_MODULES, **LIBRARY_NAMES}.items():
         entries[name] = Entry(name, Served.MAPPED, target, TF_SLIM, LIBRARY_NOTE)
     for name, target in ESTIMATOR_HOMES.items():

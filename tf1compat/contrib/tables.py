@@ -37,6 +37,9 @@ REPLACED: dict[str, tuple[str, ...]] = {
     "cudnn_rnn": ("CudnnCompatibleLSTMCell", "CudnnCompatibleGRUCell"),
     "training": ("HParams",),
     "learn": ("ModeKeys",),
+    "crf": ("crf_sequence_score", "crf_log_norm", "crf_log_likelihood", "crf_unary_score",
+            "crf_binary_score", "crf_multitag_sequence_score", "viterbi_decode", "crf_decode",
+            "CrfForwardRnnCell", "CrfDecodeForwardRnnCell", "CrfDecodeBackwardRnnCell"),
 }
 
 # Replacements living outside tf1compat.contrib.<namespace>: name -> the tf1compat object.
@@ -48,6 +51,11 @@ REPLACED_AT: dict[str, str] = {
     **{f"{namespace}{name}": _UTILS + name
        for namespace in ("layers.utils.", "slim.utils.")
        for name in ("append_tensor_alias", "gather_tensors_aliases", "get_tensor_aliases")},
+    # contrib.learn's text preprocessing, pure Python (tf1compat.contrib.vocabulary_processor)
+    **{f"learn.preprocessing.{name}": f"tf1compat.contrib.vocabulary_processor.{name}"
+       for name in ("VocabularyProcessor", "ByteProcessor", "tokenizer")},
+    "learn.preprocessing.CategoricalVocabulary":
+        "tf1compat.contrib.categorical_vocabulary.CategoricalVocabulary",
 }
 
 # slim's data, training and evaluation stack, served by the tf_slim library (contrib.slim's
@@ -79,9 +87,16 @@ LIBRARY_NOTE = ("contrib.slim's own code, from the tf_slim library (pip install 
 MODULE_HOMES: dict[str, str] = {
     "learn.datasets.mnist": "tf1compat.tutorials.mnist",
     "learn.python.learn.datasets.mnist": "tf1compat.tutorials.mnist",
+    # the module files of contrib.learn.preprocessing, as deep paths import them
+    "learn.preprocessing.text": "tf1compat.contrib.vocabulary_processor",
+    "learn.preprocessing.categorical_vocabulary": "tf1compat.contrib.categorical_vocabulary",
 }
 MODULE_HOME_NOTE = ("contrib.learn's MNIST reader, the one tensorflow.examples.tutorials.mnist."
                      "input_data re-exported; local files only, it never downloads")
+MODULE_HOME_NOTES: dict[str, str] = {
+    name: "contrib.learn's text preprocessing module (pure Python); restore() reads the "
+          "pickles TF 1.15 saved"
+    for name in ("learn.preprocessing.text", "learn.preprocessing.categorical_vocabulary")}
 
 # Why a name TensorFlow's upgrade tool does convert is replaced here instead.
 _KERAS_3 = ("TensorFlow's upgrade tool rewrites it to {}, which under Keras 3 fails on TF1 "
