@@ -1,4 +1,4 @@
-"""Multi-device Estimators against TensorFlow 1.15: `replicate_model_fn` towers and `train_distribute`.
+"""Multi-device Estimators against TensorFlow 1.15: replicate_model_fn towers, train_distribute.
 
 TF 1.15 runs the scripts on two CPUs (device_count={'CPU': 2}); here they run
 under `tf1compat run --device-map 'gpu:*=cpu:*'` (the /gpu:0, /gpu:1 the
