@@ -143,7 +143,9 @@ ESTIMATOR_HOMES: dict[str, str] = {
     **{f"estimator.{name}": f"tf1compat.estimator.contrib.{name}"
        for name in _CONTRIB_ESTIMATOR_SERVED},
 }
-ESTIMATOR_HOME_NOTE = "TF1's Estimator library, on TF 2.21 (TPUEstimator runs with use_tpu=False)"
+ESTIMATOR_HOME_NOTE = ("TF1's Estimator library, on TF 2.21 (TPUEstimator runs with use_tpu=False; "
+                       "contrib.estimator's replicate_model_fn towers are rebuilt on "
+                       "tf.compat.v1)")
 ESTIMATOR_UNSUPPORTED: dict[str, str] = {
     f"estimator.{name}": f"not served by tf1compat: {instead}"
     for name, instead in _CONTRIB_ESTIMATOR_NOT_SERVED.items()}
