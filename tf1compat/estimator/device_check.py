@@ -13,7 +13,7 @@ import contextlib
 import re
 from typing import Iterator
 
-from tf1compat import device_errors
+from tf1compat.shared import device_errors
 
 _AVAILABLE = re.compile(r"available devices are \[([^\]]*)\]")
 FIX = ("set allow_soft_placement=True in RunConfig(session_config=tf.ConfigProto(...)) (the "
