@@ -6,6 +6,9 @@ TensorFlow's own upgrade mappings) and answers every lookup from it.
 
 from __future__ import annotations
 
+from tf1compat.estimator.contrib import (NOT_SERVED as _CONTRIB_ESTIMATOR_NOT_SERVED,
+                                         SERVED as _CONTRIB_ESTIMATOR_SERVED)
+
 TFA = "TensorFlow Addons, which has no release for TF 2.21 (its last, 0.23, needs TF < 2.16)"
 _V1 = "tf.compat.v1."
 _RNN_CELLS = "tf.compat.v1.nn.rnn_cell."
@@ -148,16 +151,16 @@ UNSUPPORTED: dict[str, str] = {
 }
 
 # contrib names TF1's Estimator library holds, served by tf1compat.estimator: name -> target.
+# tf.contrib.estimator's names are tf1compat.estimator.contrib's SERVED and NOT_SERVED.
 ESTIMATOR_HOMES: dict[str, str] = {
     **{f"tpu.{name}": f"tf1compat.estimator.tpu.{name}" for name in (
         "TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig")},
-    "estimator.add_metrics": "tf1compat.estimator.add_metrics",
-    "estimator.stop_if_no_decrease_hook":
-        "tf1compat.estimator.experimental.stop_if_no_decrease_hook",
+    **{f"estimator.{name}": f"tf1compat.estimator.contrib.{name}"
+       for name in _CONTRIB_ESTIMATOR_SERVED},
 }
-ESTIMATOR_HOME_NOTE = "TF1's Estimator library, on TF 2.21 (TPUEstimator runs with use_tpu=False)"
+ESTIMATOR_HOME_NOTE = ("TF1's Estimator library, on TF 2.21 (TPUEstimator runs with use_tpu=False; "
+                       "contrib.estimator's replicate_model_fn towers are rebuilt on "
+                       "tf.compat.v1)")
 ESTIMATOR_UNSUPPORTED: dict[str, str] = {
-    name: "tensorflow-estimator dropped it after 1.15 and tf1compat does not serve it; build "
-          "the towers inside the model_fn (tf.device per tower, gradients averaged), or move "
-          "the model to Keras with tf.distribute.MirroredStrategy"
-    for name in ("estimator.replicate_model_fn", "estimator.TowerOptimizer")}
+    f"estimator.{name}": f"not served by tf1compat: {instead}"
+    for name, instead in _CONTRIB_ESTIMATOR_NOT_SERVED.items()}
