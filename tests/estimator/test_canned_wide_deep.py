@@ -13,7 +13,8 @@ the reverse, as one TensorFlow training twice would.
 import numpy as np
 import pytest
 
-from estimator.reference import assert_close, copy_model_dir, needs_tf1, run_here, run_tf1
+from estimator.reference import (assert_close, copy_model_dir, needs_tf1, run_here, run_migrated,
+                                 run_tf1)
 
 TOLERANCE = 1e-4  # absolute; relative for summed losses, whose size grows with the batch
 SCRIPT = "wide_and_deep.py"
@@ -45,8 +46,15 @@ def assert_same_model(ours, reference, prediction_keys):
         assert_close(ours["hashed"][name], weights, TOLERANCE, name)
 
 
-def test_wide_and_deep_classifier_on_every_feature_column_trains_as_under_tf115(tmp_path):
-    reference = run_tf1(SCRIPT, "--model_dir", str(tmp_path / "tf1"), cwd=tmp_path)
+@pytest.fixture(scope="module")
+def tf1_classifier(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tf1_wide_and_deep")
+    return run_tf1(SCRIPT, "--model_dir", str(folder / "tf1"), cwd=folder)
+
+
+def test_wide_and_deep_classifier_on_every_feature_column_trains_as_under_tf115(tmp_path,
+                                                                                tf1_classifier):
+    reference = tf1_classifier
     ours = run_here(SCRIPT, "--model_dir", str(tmp_path / "here"), cwd=tmp_path)
     assert_same_model(ours, reference, ["probabilities", "logits"])
     assert ours["global_step"] == 40
@@ -90,3 +98,9 @@ def test_a_tf115_wide_and_deep_model_dir_continues_here_and_the_reverse(tmp_path
     resumed_by_tf1 = run_tf1(SCRIPT, "--model_dir", str(tmp_path / "here_then_tf1"), *first,
                              cwd=tmp_path)
     assert_same_model(resumed_by_tf1, reference, ["probabilities"])
+
+
+def test_after_migrate_wide_and_deep_runs_under_plain_python_as_under_tf115(tmp_path,
+                                                                            tf1_classifier):
+    ours = run_migrated(SCRIPT, "--model_dir", str(tmp_path / "here"), cwd=tmp_path)
+    assert_same_model(ours, tf1_classifier, ["probabilities", "logits"])
