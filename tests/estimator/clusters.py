@@ -79,7 +79,7 @@ def launched_here(out_dir: Path, max_steps: int) -> dict:
 
 def tf1_cluster(out_dir: Path, max_steps: int) -> dict:
     """The same cluster under TF 1.15: a TF_CONFIG per process, started and stopped here."""
-    from tf1compat.cluster_spec import free_ports
+    from tf1compat.shared.cluster_spec import free_ports
 
     out_dir.mkdir()
     ports = iter(free_ports(4))
