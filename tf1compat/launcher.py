@@ -33,7 +33,8 @@ import threading
 import time
 from typing import Callable, Optional, Sequence, TextIO
 
-from tf1compat.shared.cluster_spec import CHIEF, PS, WORKER, Cluster, port_in_use, split_address
+from tf1compat.shared.cluster_spec import CHIEF, EVALUATOR, PS, WORKER, Cluster, port_in_use, \
+    split_address
 from tf1compat.shared.errors import LaunchError
 
 
@@ -70,6 +71,18 @@ def default_main_jobs(cluster: Cluster) -> tuple[str, ...]:
         return (CHIEF,)
     return tuple(job for job in (CHIEF, WORKER) if cluster.addresses(job)) or \
         tuple(cluster.job_names)
+
+
+def evaluator_tf_config_json(cluster: Cluster, index: int) -> str:
+    """An evaluator's TF_CONFIG: the training cluster, and a task that is not part of it.
+
+    TF1's `tf.estimator.train_and_evaluate` reads it so: the evaluator starts
+    no server and only reads the checkpoints the chief writes.
+    """
+    import json
+
+    return json.dumps({"cluster": cluster.as_dict(), "task": {"type": EVALUATOR, "index": index}},
+                      separators=(",", ":"))
 
 
 def tf1_flags(cluster: Cluster, task_type: str, task_index: int) -> list[str]:
@@ -118,6 +131,8 @@ class Launcher:
         interface).
       grace: seconds between the polite stop (SIGINT/SIGTERM) and SIGKILL.
       max_restarts: how many times a failed run is started again.
+      evaluators: how many evaluator tasks to add outside the cluster
+        (`evaluator_tf_config_json`); by default the run then also waits for them.
       keras_fix: put the Keras multi-worker fix into every task
         (`tf1compat.task_fixes`).
       out, err: where prefixed output goes (default: sys.stdout / sys.stderr).
@@ -128,7 +143,7 @@ class Launcher:
                  main_jobs: Optional[Sequence[str]] = None, tf1_flags: bool = False,
                  bind: str = "task", grace: float = 10.0, max_restarts: int = 0,
                  env: Optional[dict] = None, out: Optional[TextIO] = None,
-                 err: Optional[TextIO] = None, keras_fix: bool = True):
+                 err: Optional[TextIO] = None, keras_fix: bool = True, evaluators: int = 0):
         self.cluster_factory = cluster_factory
         self.command = list(command)
         self.only_tasks = list(tasks) if tasks is not None else None
@@ -138,6 +153,7 @@ class Launcher:
         self.grace = grace
         self.max_restarts = max_restarts
         self.keras_fix = keras_fix
+        self.evaluators = evaluators
         self.env = dict(os.environ if env is None else env)
         self.out = out or sys.stdout
         self.err = err or sys.stderr
@@ -178,9 +194,23 @@ class Launcher:
             raise LaunchError(f"port already in use: {', '.join(taken)}; stop what holds it, "
                               "or let launch choose free ports (omit --ports)")
 
+    def _host(self, cluster: Cluster, job: str, index: int) -> str:
+        """The task's host; an evaluator outside the cluster has the first task's host."""
+        if job == EVALUATOR and job not in cluster.job_names:
+            return split_address(cluster.addresses(cluster.job_names[0])[0])[0]
+        return split_address(cluster.addresses(job)[index])[0]
+
+    def _address(self, cluster: Cluster, job: str, index: int) -> str:
+        if job == EVALUATOR and job not in cluster.job_names:
+            return f"{self._host(cluster, job, index)} (no server)"
+        return cluster.addresses(job)[index]
+
     def _task_env(self, cluster: Cluster, job: str, index: int, attempt: int) -> dict:
         env = dict(self.env)
-        env["TF_CONFIG"] = cluster.to_tf_config_json(job, index)
+        if job == EVALUATOR and job not in cluster.job_names:
+            env["TF_CONFIG"] = evaluator_tf_config_json(cluster, index)
+        else:
+            env["TF_CONFIG"] = cluster.to_tf_config_json(job, index)
         env["TF1COMPAT_TASK"] = f"{job}:{index}"
         env["TF1COMPAT_LAUNCH_ATTEMPT"] = str(attempt)
         env["PYTHONUNBUFFERED"] = "1"
@@ -190,13 +220,14 @@ class Launcher:
         if self.bind == "task":
             from tf1compat import bindhost
 
-            host, _ = split_address(cluster.addresses(job)[index])
-            env.update(bindhost.environment(host, env))
+            env.update(bindhost.environment(self._host(cluster, job, index), env))
         return env
 
     def _start(self, cluster: Cluster, attempt: int) -> None:
         tasks = self.only_tasks if self.only_tasks is not None else cluster.tasks()
         self.check_ports(cluster, tasks)
+        if self.only_tasks is None:
+            tasks = list(tasks) + [(EVALUATOR, index) for index in range(self.evaluators)]
         for job, index in tasks:
             command = list(self.command)
             if self.tf1_flags:
@@ -214,9 +245,9 @@ class Launcher:
                                             (process.stderr, self.err))]
             for thread in threads:
                 thread.start()
-            self.tasks.append(Task(name, job, index, cluster.addresses(job)[index], process,
-                                   threads))
-            self.note(f"started {name} pid {process.pid} at {cluster.addresses(job)[index]}")
+            address = self._address(cluster, job, index)
+            self.tasks.append(Task(name, job, index, address, process, threads))
+            self.note(f"started {name} pid {process.pid} at {address}")
 
     # -- stopping ---------------------------------------------------------------
 
@@ -292,7 +323,9 @@ class Launcher:
                 self.tasks = []
                 try:
                     self._start(cluster, attempt)
-                    result = self._watch(self.main_jobs or default_main_jobs(cluster))
+                    main_jobs = self.main_jobs or default_main_jobs(cluster) + \
+                        ((EVALUATOR,) if self.evaluators else ())
+                    result = self._watch(main_jobs)
                 except BaseException:
                     self.stop_all()
                     raise

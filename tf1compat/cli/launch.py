@@ -3,6 +3,8 @@
     tf1compat launch --workers 2 train.py --epochs 3             # MultiWorkerMirroredStrategy
     tf1compat launch --chief --ps 1 --workers 2 train.py         # ParameterServerStrategy
     tf1compat launch --ps 1 --workers 2 --tf1-flags train_tf1.py # TF1 between-graph
+    tf1compat launch --chief --ps 1 --workers 2 --evaluator train_estimator.py
+                                                 # tf.estimator.train_and_evaluate
     tf1compat launch -m examples.distributed_tf2 mwms             # a module, as python -m
     tf1compat launch --hostfile hosts.txt train.py               # print each machine's command
     tf1compat launch --hostfile hosts.txt --task worker:1 train.py   # run that one task here
@@ -36,6 +38,10 @@ def register(subparsers) -> None:
                         help="number of parameter-server tasks")
     parser.add_argument("--chief", action="store_true",
                         help="add a chief task (the coordinator of ParameterServerStrategy)")
+    parser.add_argument("--evaluator", action="store_true",
+                        help="add an evaluator task outside the cluster (TF_CONFIG task type "
+                             "'evaluator', as tf.estimator.train_and_evaluate reads it); the "
+                             "run then waits for it too")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address of every task, and the only one its servers listen on "
                              "(default 127.0.0.1)")
@@ -119,8 +125,9 @@ def run(args: argparse.Namespace) -> int:
 
     tasks = None
     if args.hostfile:
-        if args.workers is not None or args.ps or args.chief or args.ports:
-            raise LaunchError("--hostfile gives the cluster: drop --workers/--ps/--chief/--ports")
+        if args.workers is not None or args.ps or args.chief or args.ports or args.evaluator:
+            raise LaunchError("--hostfile gives the cluster: drop "
+                              "--workers/--ps/--chief/--ports/--evaluator")
         try:
             with open(args.hostfile) as handle:
                 cluster = parse_hostfile(handle, args.hostfile)
@@ -150,7 +157,8 @@ def run(args: argparse.Namespace) -> int:
     launcher = Launcher(factory, command, tasks=tasks, main_jobs=wait_for,
                         tf1_flags=args.tf1_flags, bind="all" if args.bind_all else "task",
                         grace=args.grace, max_restarts=args.max_restarts,
-                        keras_fix=not args.no_keras_fix)
+                        keras_fix=not args.no_keras_fix,
+                        evaluators=1 if args.evaluator else 0)
     if launcher.keras_fix:
         launcher.note("Keras multi-worker fix applied to every task (Model.fit under "
                       "MultiWorkerMirroredStrategy, modern.keras_multi_worker); "
