@@ -34,8 +34,8 @@ from typing import Any, Optional
 
 from tf1compat.contrib.tables import (  # noqa: F401 - the table's data, read here and by users
     LEGACY_HOMES as _LEGACY_HOMES, LIBRARY_MODULES, LIBRARY_NAMES, LIBRARY_NOTE, MAPPED,
-    MODULE_HOME_NOTE, MODULE_HOMES, REPLACED, REPLACED_AT, REPLACED_NOTES, TF_SLIM, TFA as _TFA,
-    UNSUPPORTED, ESTIMATOR_HOMES, ESTIMATOR_HOME_NOTE, ESTIMATOR_UNSUPPORTED)
+    MODULE_HOME_NOTE, MODULE_HOME_NOTES, MODULE_HOMES, REPLACED, REPLACED_AT, REPLACED_NOTES,
+    TF_SLIM, TFA as _TFA, UNSUPPORTED, ESTIMATOR_HOMES, ESTIMATOR_HOME_NOTE, ESTIMATOR_UNSUPPORTED)
 from tf1compat.errors import Tf1CompatError
 
 # Our modules, one per contrib namespace we serve (tf1compat/contrib/<name>.py).
@@ -127,7 +127,8 @@ def table() -> dict[str, Entry]:
     for name, target in REPLACED_AT.items():
         entries[name] = Entry(name, Served.REPLACED, target, "tf1compat")
     for name, module in MODULE_HOMES.items():
-        entries[name] = Entry(name, Served.REPLACED, module, "tf1compat", MODULE_HOME_NOTE)
+        entries[name] = Entry(name, Served.REPLACED, module, "tf1compat",
+                              MODULE_HOME_NOTES.get(name, MODULE_HOME_NOTE))
     for name, target in {**LIBRARY_MODULES, **LIBRARY_NAMES}.items():
         entries[name] = Entry(name, Served.MAPPED, target, TF_SLIM, LIBRARY_NOTE)
     for name, target in ESTIMATOR_HOMES.items():

@@ -82,6 +82,14 @@ MODULE_HOMES: dict[str, str] = {
 }
 MODULE_HOME_NOTE = ("contrib.learn's MNIST reader, the one tensorflow.examples.tutorials.mnist."
                      "input_data re-exported; local files only, it never downloads")
+# The projector's config messages are TensorBoard's (same fields as TF 1.x's); tf1compat's
+# module adds TF 1.x's visualize_embeddings(summary_writer, config).
+MODULE_HOMES["tensorboard.plugins.projector"] = "tf1compat.contrib.projector"
+MODULE_HOME_NOTES: dict[str, str] = {
+    "tensorboard.plugins.projector": "TensorBoard's projector messages (pip install tensorboard, "
+                                     "or tf1compat[projector]) with TF 1.x's "
+                                     "visualize_embeddings(summary_writer, config)",
+}
 
 # Why a name TensorFlow's upgrade tool does convert is replaced here instead.
 _KERAS_3 = ("TensorFlow's upgrade tool rewrites it to {}, which under Keras 3 fails on TF1 "
