@@ -50,9 +50,8 @@ REPLACED_AT: dict[str, str] = {
        for name in ("append_tensor_alias", "gather_tensors_aliases", "get_tensor_aliases")},
 }
 
-# slim's data, training and evaluation stack, served by the tf_slim library (contrib.slim's
-# own code, kept on PyPI): these modules hold no arg_scope'd layers, so they never mix with
-# tf1compat's layers under one arg_scope. name -> the tf_slim module.
+# slim's data, training and evaluation stack and its nets, served by the tf_slim library
+# (contrib.slim's own code, kept on PyPI). name -> the tf_slim module.
 TF_SLIM = "tf-slim"
 LIBRARY_MODULES: dict[str, str] = {
     **{f"slim.{name}": f"tf_slim.data.{name}" for name in (
@@ -64,6 +63,12 @@ LIBRARY_MODULES: dict[str, str] = {
     "slim.metrics": "tf_slim.metrics",
     "slim.model_analyzer": "tf_slim.model_analyzer",
     "slim.summaries": "tf_slim.summaries",
+    # slim.nets: contrib.slim's model definitions (checkpoint variable names as TF 1.x's); their
+    # layers share one arg_scope with tf1compat's (tf1compat.contrib.tf_slim_arg_scope)
+    "slim.nets": "tf_slim.nets",
+    **{f"slim.nets.{name}": f"tf_slim.nets.{name}" for name in (
+        "alexnet", "inception", "inception_v1", "inception_v2", "inception_v3", "overfeat",
+        "resnet_utils", "resnet_v1", "resnet_v2", "vgg")},
 }
 # Single functions from tf_slim (not arg_scope'd there, so no arg_scope mixing): name -> target.
 LIBRARY_NAMES: dict[str, str] = {
