@@ -40,7 +40,7 @@ from tf1compat.errors import Tf1CompatError
 
 # Our modules, one per contrib namespace we serve (tf1compat/contrib/<name>.py).
 MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn", "legacy_seq2seq",
-           "training", "learn")
+           "training", "learn", "opt")
 
 
 class Served(str, enum.Enum):

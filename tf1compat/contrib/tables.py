@@ -37,6 +37,9 @@ REPLACED: dict[str, tuple[str, ...]] = {
     "cudnn_rnn": ("CudnnCompatibleLSTMCell", "CudnnCompatibleGRUCell"),
     "training": ("HParams",),
     "learn": ("ModeKeys",),
+    "opt": ("LazyAdamOptimizer", "NadamOptimizer", "LARSOptimizer", "AdamWOptimizer",
+            "MomentumWOptimizer", "DecoupledWeightDecayExtension",
+            "extend_with_decoupled_weight_decay"),
 }
 
 # Replacements living outside tf1compat.contrib.<namespace>: name -> the tf1compat object.
@@ -141,6 +144,10 @@ UNSUPPORTED: dict[str, str] = {
               "logits first, so pass both by keyword",
     "slim.losses": "use tf.compat.v1.losses.<name>(labels, logits, ...): slim.losses was "
                    "contrib.losses, which took the logits first, so pass both by keyword",
+    "opt.ScipyOptimizerInterface": "not served by tf1compat: call scipy.optimize.minimize "
+                                   "yourself with a function that feeds the variables' values "
+                                   "and runs the loss and tf.gradients in the session, or use "
+                                   "tfp.optimizer.lbfgs_minimize (TensorFlow Probability)",
     "learn": "tf.contrib.learn has no successor in TF 2.21: rewrite the model with "
              "tf.compat.v1 graph code, tf.estimator (served by tf1compat.estimator) or Keras",
 }
