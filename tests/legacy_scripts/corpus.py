@@ -78,6 +78,7 @@ CASES = (
     Case("flags_shared.py", args=("--steps", "3", "--batch_size", "8", "--optimizer",
                                   "momentum", "--learning_rate", "0.25", "extra1", "extra2"),
          extras=("flags_common.py",)),
+    Case("projector_export.py", args=("{tmp}",)),
 )
 
 def printed(stdout: str) -> str:
