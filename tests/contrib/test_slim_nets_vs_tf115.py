@@ -51,7 +51,9 @@ with tf.Graph().as_default():
                                                      num_classes=7, is_training=False)
     out["inception_v3"] = [variables(), sorted(points)]
 with tf.Graph().as_default():
-    _, points = nets.alexnet.alexnet_v2(tf.placeholder(tf.float32, [1, 224, 224, 3]))
+    # the script's scope on its own slim layers reaches the net's layers
+    with slim.arg_scope([slim.conv2d], normalizer_fn=slim.batch_norm):
+        _, points = nets.alexnet.alexnet_v2(tf.placeholder(tf.float32, [1, 224, 224, 3]))
     _, more = nets.overfeat.overfeat(tf.placeholder(tf.float32, [1, 231, 231, 3]))
     out["alexnet_overfeat"] = [variables(), sorted(points), sorted(more)]
 print("RESULT " + json.dumps(out, sort_keys=True))
@@ -104,6 +106,7 @@ def test_the_published_nets_build_tf_1_15s_variables_and_end_points(tmp_path):
     resnet = expected[0]["resnet_v1_50"]
     assert ["head/BatchNorm/moving_mean", [5]] in resnet[0]  # the scope reached the script's layer
     assert len(expected[0]["inception_v3"][0]) > 300
+    assert ["alexnet_v2/conv1/BatchNorm/moving_mean", [64]] in expected[0]["alexnet_overfeat"][0]
     assert under_run == expected, "run"
     assert migrated == expected, "migrate"
 

@@ -79,6 +79,7 @@ CASES = (
                                   "momentum", "--learning_rate", "0.25", "extra1", "extra2"),
          extras=("flags_common.py",)),
     Case("projector_export.py", args=("{tmp}",)),
+    Case("slim_resnet_tiny.py", args=("{tmp}",)),
 )
 
 def printed(stdout: str) -> str:

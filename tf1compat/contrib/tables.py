@@ -81,19 +81,19 @@ LIBRARY_NAMES: dict[str, str] = {
 LIBRARY_NOTE = ("contrib.slim's own code, from the tf_slim library (pip install tf-slim, or "
                 "tf1compat[slim])")
 
-# contrib modules that are a tf1compat module outside tf1compat.contrib: name -> module.
+# contrib modules served by a tf1compat module of their own: name -> module.
 # contrib.learn's MNIST reader is the one `tensorflow.examples.tutorials.mnist.input_data`
-# re-exported, which tf1compat.tutorials.mnist stands for.
+# re-exported, which tf1compat.tutorials.mnist stands for. The projector's config messages are
+# TensorBoard's (same fields as TF 1.x's); tf1compat's module adds TF 1.x's
+# visualize_embeddings(summary_writer, config).
 MODULE_HOMES: dict[str, str] = {
     "learn.datasets.mnist": "tf1compat.tutorials.mnist",
     "learn.python.learn.datasets.mnist": "tf1compat.tutorials.mnist",
+    "tensorboard.plugins.projector": "tf1compat.contrib.projector",
 }
 MODULE_HOME_NOTE = ("contrib.learn's MNIST reader, the one tensorflow.examples.tutorials.mnist."
                      "input_data re-exported; local files only, it never downloads")
-# The projector's config messages are TensorBoard's (same fields as TF 1.x's); tf1compat's
-# module adds TF 1.x's visualize_embeddings(summary_writer, config).
-MODULE_HOMES["tensorboard.plugins.projector"] = "tf1compat.contrib.projector"
-MODULE_HOME_NOTES: dict[str, str] = {
+MODULE_HOME_NOTES: dict[str, str] = {  # a module's own note, where it is not the MNIST reader
     "tensorboard.plugins.projector": "TensorBoard's projector messages (pip install tensorboard, "
                                      "or tf1compat[projector]) with TF 1.x's "
                                      "visualize_embeddings(summary_writer, config)",

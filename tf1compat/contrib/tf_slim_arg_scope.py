@@ -42,12 +42,11 @@ def share(tf_slim_arg_scope: types.ModuleType) -> None:
                     isinstance(twin, types.ModuleType) or not ours.has_arg_scope(twin) or \
                     not tf_slim_arg_scope.has_arg_scope(function):
                 continue
-            key, old = ours._key(twin), tf_slim_arg_scope.arg_scope_func_key(function)
+            key = ours._key(twin)
             # tf_slim reads the key from the decorated function (arg_scope([f])) and from the
             # function it wraps (at call time): both now carry tf1compat's.
             for decorated in (function, getattr(function, "__wrapped__", None)):
                 if decorated is not None:
                     decorated._key_op = key
-            ours._DECORATED[key] = ours._DECORATED.get(key) or ours._DECORATED.pop(old, ())
     tf_slim_arg_scope._DECORATED_OPS = ours._DECORATED
     tf_slim_arg_scope._ARGSTACK = ours._STACK
