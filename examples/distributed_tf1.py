@@ -52,7 +52,7 @@ def build_graph(tf, features: int, classes: int, learning_rate: float, seed: int
 
 def cluster_from_flags(args):
     from tf1compat import cluster as tf1_cluster
-    from tf1compat.cluster_spec import Cluster
+    from tf1compat.shared.cluster_spec import Cluster
 
     if args.job_name:
         jobs = {"ps": args.ps_hosts.split(","), "worker": args.worker_hosts.split(",")}

@@ -10,7 +10,7 @@ it, `hdfs://` paths work (`tf1compat.hdfs.on_import`).
 from __future__ import annotations
 
 from tf1compat.hdfs.on_import import register_after_tensorflow_import
-from tf1compat.lazy_exports import lazy_exports
+from tf1compat.shared.lazy_exports import lazy_exports
 
 from modern import runtime as _runtime
 
@@ -18,7 +18,7 @@ _runtime.install_watch()
 register_after_tensorflow_import()
 
 _EXPORTS = {
-    "SessionOptions": "tf1compat.options",
+    "SessionOptions": "tf1compat.shared.options",
     "configure": "modern.config",
     "explain": "modern.config",
     "ConfigureReport": "modern.config",
@@ -26,8 +26,8 @@ _EXPORTS = {
     "Status": "modern.planning",
     "Inventory": "modern.inventory",
     "memory_limit_mib": "modern.inventory",
-    "Placement": "tf1compat.placement",
-    "RuntimeAlreadyInitializedError": "tf1compat.errors",
+    "Placement": "tf1compat.shared.placement",
+    "RuntimeAlreadyInitializedError": "tf1compat.shared.errors",
 }
 
 __all__ = sorted(_EXPORTS)

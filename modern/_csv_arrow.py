@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tf1compat._csv.spec import CsvSpec
+from tf1compat.shared.csv_spec import CsvSpec
 
 _ARROW_TYPES = {"int32": "int32", "int64": "int64", "float32": "float32", "float64": "float64",
                 "string": "binary"}

@@ -28,12 +28,12 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, Optional
 
-from tf1compat._csv.files import (InputFile, first_line_number, hdfs_fallback, plan_shards,
+from tf1compat.shared.csv_files import (InputFile, first_line_number, hdfs_fallback, plan_shards,
                                   read_range)
-from tf1compat._csv.rows import (BadRowReport, DecodeFailed, concat_columns, decode_reason,
+from tf1compat.shared.csv_rows import (BadRowReport, DecodeFailed, concat_columns, decode_reason,
                                  handle_bad, locate, split_lines)
-from tf1compat._csv.spec import CsvSpec
-from tf1compat.errors import OptionError
+from tf1compat.shared.csv_spec import CsvSpec
+from tf1compat.shared.errors import OptionError
 
 _BLOCK_LINES = 8192
 

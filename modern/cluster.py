@@ -26,8 +26,8 @@ import os
 import sys
 from typing import Any, Optional
 
-from tf1compat.cluster_spec import CHIEF, PS, WORKER, Cluster
-from tf1compat.errors import ClusterError
+from tf1compat.shared.cluster_spec import CHIEF, PS, WORKER, Cluster
+from tf1compat.shared.errors import ClusterError
 
 
 def from_environment(tf_config: Optional[str] = None) -> Cluster:
@@ -121,7 +121,7 @@ def serve(cluster: Any = None, options: Any = None, /, *, task_type: Optional[st
     these tasks once the chief is done).
     """
     resolved = Cluster.coerce(cluster, task_type, task_index)
-    from tf1compat.cluster import server
+    from tf1compat.shared.cluster_server import server
 
     os.environ.setdefault("GRPC_FAIL_FAST", "use_caller")
     started = server(resolved, None, None, options, **keywords)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from tf1compat.option_spec import Status
-from tf1compat.option_table import PLAN_ORDER, SPECS_BY_KEYWORD
-from tf1compat.options import SessionOptions
+from tf1compat.shared.option_spec import Status
+from tf1compat.shared.option_table import PLAN_ORDER, SPECS_BY_KEYWORD
+from tf1compat.shared.options import SessionOptions
 
 _IMPORTS = (("os", "import os"), ("json", "import json"), ("", "import tensorflow as tf"),
             ("modern", "import modern"))
@@ -72,7 +72,7 @@ def portable_code(options: Any = None, /, **keywords: Any) -> str:
     if resolved.passthrough:
         from tensorflow.core.protobuf import config_pb2
 
-        from tf1compat.proto_conversion import set_field_paths
+        from tf1compat.shared.proto_conversion import set_field_paths
 
         fields = set_field_paths(config_pb2.ConfigProto.FromString(resolved.passthrough))
         body.append("# ConfigProto fields with no TF2 call (TF1 sessions still honour them): "

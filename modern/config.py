@@ -1,7 +1,7 @@
 """`configure(...)` applies TF1 session options the TF2 way; `explain(...)` shows the code.
 
 Each planned step applies itself and tells whether it is already in effect
-(see `tf1compat.option_spec.Step`), so nothing here knows one option from
+(see `tf1compat.shared.option_spec.Step`), so nothing here knows one option from
 another.
 
 `modern.configure(growth=True)` means what `tf1compat.session(growth=True)`
@@ -24,7 +24,7 @@ from modern import runtime
 from modern.code_text import machine_code, portable_code, shown
 from modern.inventory import Inventory
 from modern.planning import PlannedOption, Status, Step, plan
-from tf1compat.errors import RuntimeAlreadyInitializedError
+from tf1compat.shared.errors import RuntimeAlreadyInitializedError
 
 
 @dataclasses.dataclass(frozen=True)

@@ -18,8 +18,8 @@ from typing import Optional, Sequence
 from modern.config import ConfigureReport, apply, configure
 from modern.inventory import Inventory
 from modern.planning import PlannedOption, Status, check_fits, logical_step
-from tf1compat.errors import DeviceError
-from tf1compat.options import SessionOptions
+from tf1compat.shared.errors import DeviceError
+from tf1compat.shared.options import SessionOptions
 
 
 def split_cpu(count: int, inventory: Optional[Inventory] = None) -> ConfigureReport:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 from typing import Any, Optional, Sequence
 
-from tf1compat.errors import DeviceError, OptionError, Tf1CompatError
+from tf1compat.shared.errors import DeviceError, OptionError, Tf1CompatError
 
 NAMES = ("mirrored", "central_storage", "multi_worker_mirrored", "parameter_server", "tpu",
          "one_device", "default")
@@ -40,7 +40,7 @@ def _check_devices(devices: Optional[Sequence[str]]) -> Optional[list[str]]:
         return None
     import tensorflow as tf
 
-    from tf1compat.placement import short_device
+    from tf1compat.shared.placement import short_device
 
     devices = list(devices)
     existing = {short_device(d.name) for d in tf.config.list_logical_devices()}
@@ -141,7 +141,7 @@ def coordinator(strategy_object: Any) -> Any:
 
 def replica_devices(strategy_object: Any) -> list[str]:
     """The devices a strategy computes on, short form."""
-    from tf1compat.placement import short_device
+    from tf1compat.shared.placement import short_device
 
     extended = strategy_object.extended
     devices = getattr(extended, "worker_devices", None) or [extended._device]  # OneDevice

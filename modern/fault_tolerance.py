@@ -31,7 +31,7 @@ from typing import Any, Optional
 
 import keras
 
-from tf1compat.cluster_spec import Cluster
+from tf1compat.shared.cluster_spec import Cluster
 
 _LATEST = "latest.json"
 _WEIGHTS = "model.weights.h5"

@@ -19,10 +19,10 @@ from __future__ import annotations
 import os
 from typing import Any, Iterator, Optional
 
-from tf1compat._csv.files import InputFile, resolve
-from tf1compat._csv.rows import BadRowReport
-from tf1compat._csv.spec import CsvSpec
-from tf1compat.errors import InputPipelineError, OptionError
+from tf1compat.shared.csv_files import InputFile, resolve
+from tf1compat.shared.csv_rows import BadRowReport
+from tf1compat.shared.csv_spec import CsvSpec
+from tf1compat.shared.errors import InputPipelineError, OptionError
 
 __all__ = ["InputPipeline", "input_pipeline", "make_dataset"]
 
@@ -120,7 +120,7 @@ class InputPipeline:
         """
         import tensorflow as tf
 
-        from tf1compat._csv.rows import decode_reason
+        from tf1compat.shared.csv_rows import decode_reason
         iterator = iter(self.dataset)
         while True:
             try:

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 from typing import Any, Mapping, Optional
 
-from tf1compat.errors import DeviceError, GpuMemoryUnknownError, OptionError
+from tf1compat.shared.errors import DeviceError, GpuMemoryUnknownError, OptionError
 
 # Environment variables that change which devices TF sees or how it allocates.
 DEVICE_ENVIRONMENT = (

@@ -99,6 +99,6 @@ def place_layers(model: Any, assignment: Mapping[LayerKey, str]) -> Any:
 
 def weight_devices(model: Any) -> dict[str, str]:
     """{weight path: short device} of a built model's weights."""
-    from tf1compat.placement import short_device
+    from tf1compat.shared.placement import short_device
 
     return {weight.path: short_device(weight.value.device) for weight in model.weights}

@@ -7,7 +7,7 @@ already) with run metadata on, and reads those graphs: the placement is
 TF's own, after soft placement and Grappler. The same metadata holds each
 function's graph before optimization, the ops as the user wrote them, so an
 op Grappler or oneDNN fused into another node is reported on that node's
-device, saying so (see `tf1compat.written_ops`).
+device, saying so (see `tf1compat.shared.written_ops`).
 
 It returns the same `Placement` object as `tf1compat.placement.run` does for
 a session, so the two worlds are checked with one set of assertions.
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from tf1compat.placement import PlacedOp, Placement, short_device
+from tf1compat.shared.placement import PlacedOp, Placement, short_device
 
 __all__ = ["Placement", "PlacedOp", "run", "short_device", "tensor_device"]
 
@@ -60,7 +60,7 @@ def run(fn: Callable, *args: Any, **kwargs: Any):
     from tensorflow.python.eager import context
 
     function = _fresh_function(fn)
-    from tf1compat.device_errors import tf2_checked
+    from tf1compat.shared.device_errors import tf2_checked
 
     context.enable_run_metadata()
     try:

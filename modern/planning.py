@@ -6,7 +6,7 @@ plan for a 4-GPU machine can be computed (and tested) on a laptop.
 Each option becomes one `PlannedOption`: its TF2 steps and a status: applied,
 approximated (TF2 has no exact equivalent; the closest one is used and the
 detail says how it differs), not applicable on this machine, or unsupported.
-What each option plans is declared with the option (`tf1compat.option_table`);
+What each option plans is declared with the option (`tf1compat.shared.option_table`);
 every step carries how to apply itself and how to tell it is in effect.
 """
 
@@ -16,10 +16,10 @@ import dataclasses
 from typing import Any, Optional
 
 from modern.inventory import Inventory
-from tf1compat.gpu_steps import check_fits, logical_step
-from tf1compat.option_spec import Status, Step
-from tf1compat.option_table import PLAN_ORDER
-from tf1compat.options import SessionOptions
+from tf1compat.shared.gpu_steps import check_fits, logical_step
+from tf1compat.shared.option_spec import Status, Step
+from tf1compat.shared.option_table import PLAN_ORDER
+from tf1compat.shared.options import SessionOptions
 
 __all__ = ["PlannedOption", "Status", "Step", "check_fits", "logical_step", "plan"]
 
@@ -57,7 +57,7 @@ class Planner:
             return
         from tensorflow.core.protobuf import config_pb2
 
-        from tf1compat.proto_conversion import set_field_paths
+        from tf1compat.shared.proto_conversion import set_field_paths
 
         fields = set_field_paths(config_pb2.ConfigProto.FromString(self.options.passthrough))
         self.add("passthrough", Status.UNSUPPORTED, value=fields, detail=(

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from tf1compat.device_errors import tf2_checked
-from tf1compat.towers import replicate, sum_on
+from tf1compat.shared.device_errors import tf2_checked
+from tf1compat.shared.towers import replicate, sum_on
 
 __all__ = ["replicate", "sum_on", "matmul_towers", "average_gradients", "TowerTrainer",
            "split_batch"]

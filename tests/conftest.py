@@ -33,8 +33,10 @@ def pytest_collection_modifyitems(config, items):
         # (with --dist loadgroup), so the suite starts one cluster, not one per worker.
         if "minidfs" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("hdfs"))
-        # A test that runs TensorFlow 1.15 alone is not changed by TF 2.21's oneDNN setting.
-        if _rewrite_sensitive(Path(str(item.fspath))) and not item.get_closest_marker("tf1_only"):
+        # A test that runs TensorFlow 1.15 alone is not changed by TF 2.21's oneDNN setting;
+        # a migrated script runs the same served ops as its `run` form, which is marked.
+        if _rewrite_sensitive(Path(str(item.fspath))) and not any(
+                item.get_closest_marker(name) for name in ("tf1_only", "same_ops_as_run")):
             item.add_marker(pytest.mark.rewrites)
 
 

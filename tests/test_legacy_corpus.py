@@ -120,6 +120,7 @@ def migrated(tmp_path_factory):
 # One worker migrates the corpus (about 30 s of LibCST) and runs these; with --dist loadgroup
 # the other workers do not migrate it again.
 @pytest.mark.xdist_group("migrated-corpus")
+@pytest.mark.same_ops_as_run
 @pytest.mark.parametrize("case", corpus.CASES, ids=IDS)
 def test_runs_under_plain_python_after_migrate(case, migrated, tmp_path, data):
     source = (migrated / case.script).read_text()
@@ -132,6 +133,7 @@ def test_runs_under_plain_python_after_migrate(case, migrated, tmp_path, data):
 
 
 @pytest.mark.xdist_group("migrated-corpus")
+@pytest.mark.same_ops_as_run
 def test_the_csv_queue_chains_are_converted_or_reported_with_their_reason(migrated):
     report = json.loads((migrated.parent / "migrate-report.json").read_text())
     chains = {Path(entry["path"]).name: [f for f in entry["findings"] if f["rule"] == "queue-chain"]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from isolated import run_python
-from tf1compat.option_table import markdown_table
+from tf1compat.shared.option_table import markdown_table
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()

@@ -11,24 +11,24 @@ TensorFlow (before or after this package), `hdfs://` paths work in it
 from __future__ import annotations
 
 from tf1compat.hdfs.on_import import register_after_tensorflow_import
-from tf1compat.lazy_exports import lazy_exports
+from tf1compat.shared.lazy_exports import lazy_exports
 
 register_after_tensorflow_import()
 
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "SessionOptions": "tf1compat.options",
-    "JitLevel": "tf1compat.options",
+    "SessionOptions": "tf1compat.shared.options",
+    "JitLevel": "tf1compat.shared.options",
     "session": "tf1compat.compat_session",
     "config_proto": "tf1compat.compat_session",
     "GpuOptionsIgnoredWarning": "tf1compat.compat_session",
-    "Placement": "tf1compat.placement",
-    "Tf1CompatError": "tf1compat.errors",
-    "OptionError": "tf1compat.errors",
-    "UnmappedConfigError": "tf1compat.errors",
-    "DeviceError": "tf1compat.errors",
-    "RuntimeAlreadyInitializedError": "tf1compat.errors",
+    "Placement": "tf1compat.shared.placement",
+    "Tf1CompatError": "tf1compat.shared.errors",
+    "OptionError": "tf1compat.shared.errors",
+    "UnmappedConfigError": "tf1compat.shared.errors",
+    "DeviceError": "tf1compat.shared.errors",
+    "RuntimeAlreadyInitializedError": "tf1compat.shared.errors",
 }
 
 __all__ = sorted(_EXPORTS)

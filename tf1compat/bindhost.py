@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 from typing import Mapping, Optional
 
-from tf1compat.errors import LaunchError
+from tf1compat.shared.errors import LaunchError
 
 SOURCE = Path(__file__).with_name("bindhost.c")
 ENV_HOST = "TF1COMPAT_BIND_HOST"

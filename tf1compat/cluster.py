@@ -32,52 +32,15 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Iterator, Optional
 
-from tf1compat.cluster_spec import PS, Cluster
-from tf1compat.errors import ClusterError
-from tf1compat.options import SessionOptions
+from tf1compat.shared.cluster_server import server, with_task
+from tf1compat.shared.cluster_spec import PS, Cluster
+from tf1compat.shared.errors import ClusterError
+from tf1compat.shared.options import SessionOptions
 
 
 def from_environment(tf_config: Optional[str] = None) -> Cluster:
     """The Cluster (with this process's task) from TF_CONFIG, as `tf1compat launch` sets it."""
     return Cluster.from_tf_config(tf_config)
-
-
-def _resolve(cluster: Any, job_name: Optional[str], task_index: Optional[int]) -> Cluster:
-    resolved = Cluster.coerce(cluster, job_name, task_index)
-    if resolved.task_type is None:
-        raise ClusterError(f"no task given for {resolved}: pass job_name= and task_index=, "
-                           "or a TF_CONFIG with a \"task\"")
-    return resolved
-
-
-def server(cluster: Any = None, job_name: Optional[str] = None, task_index: Optional[int] = None,
-           options: Any = None, /, *, start: bool = True, **keywords: Any):
-    """Starts this task's `tf.distribute.Server` (TF1: `tf.train.Server`) with session options.
-
-    Args:
-      cluster: a `Cluster`, `tf.train.ClusterSpec`, {job: [host:port]}, TF_CONFIG
-        text, or None (read TF_CONFIG from the environment).
-      job_name, task_index: this process's task (default: from TF_CONFIG).
-      options: `SessionOptions` or a ConfigProto; the server's default session
-        config (TF1's `tf.train.Server(config=...)`).
-      start: start serving now (TF's default).
-      **keywords: option keywords, e.g. `soft_placement=True`.
-
-    Returns:
-      The started `tf.distribute.Server`; `server.target` is the session target.
-
-    Raises:
-      ClusterError: the cluster or the task is invalid (checked before any
-        server starts: TF would abort the process on some of these).
-      OptionError: a session option is rejected.
-    """
-    resolved = _resolve(cluster, job_name, task_index)
-    config = SessionOptions.coerce(options, **keywords).to_config_proto()
-    import tensorflow as tf
-
-    return tf.distribute.Server(resolved.to_cluster_spec(), job_name=resolved.task_type,
-                                task_index=resolved.task_index, protocol="grpc",
-                                config=config, start=start)
 
 
 def join(cluster: Any = None, job_name: Optional[str] = None, task_index: Optional[int] = None,
@@ -108,14 +71,14 @@ def session(cluster: Any = None, job_name: Optional[str] = None,
     says otherwise.
 
     >>> import tensorflow as tf
-    >>> from tf1compat.cluster_spec import local_cluster
+    >>> from tf1compat.shared.cluster_spec import local_cluster
     >>> with session(local_cluster(1), "worker", 0, cpus=1) as sess:
     ...     int(sess.run(tf.constant(2) * 3))
     6
     """
     from tf1compat.compat_session import session as compat_session
 
-    resolved = _resolve(cluster, job_name, task_index)
+    resolved = with_task(cluster, job_name, task_index)
     resolved_options = SessionOptions.coerce(options, **keywords)
     started = server(resolved, None, None, resolved_options)
     proto = resolved_options.to_config_proto()
@@ -154,7 +117,7 @@ def replica_device_setter(cluster: Any = None, job_name: Optional[str] = None,
     Raises:
       ClusterError: no ps or worker job, or this task is a ps task.
     """
-    resolved = _resolve(cluster, job_name, task_index).require("between_graph")
+    resolved = with_task(cluster, job_name, task_index).require("between_graph")
     if resolved.task_type == PS:
         raise ClusterError(f"replica_device_setter is for the tasks that build the model; "
                            f"{resolved.task} is a ps task (it only serves: use join())")

@@ -21,9 +21,10 @@ import threading
 import warnings
 from typing import Any, Optional
 
-from tf1compat import device_errors, session_defaults
-from tf1compat.option_table import OPTION_SPECS
-from tf1compat.options import SessionOptions
+from tf1compat import session_defaults
+from tf1compat.shared import device_errors
+from tf1compat.shared.option_table import OPTION_SPECS
+from tf1compat.shared.options import SessionOptions
 
 # The options TensorFlow fixes for the whole process with the first GPU
 # session, and what it uses for one a session leaves unset.

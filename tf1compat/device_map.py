@@ -21,7 +21,7 @@ import dataclasses
 import re
 from typing import Iterable, Optional
 
-from tf1compat.errors import OptionError
+from tf1compat.shared.errors import OptionError
 
 _SIDE = re.compile(r"^\s*/?(?:device:)?(?P<type>[A-Za-z_]+)\s*:\s*(?P<index>\*|\d+)\s*$")
 _ACCEPTED = ("rules such as 'gpu:*=cpu:*' or 'gpu:1=cpu:0', separated by commas "

@@ -33,8 +33,8 @@ import threading
 import time
 from typing import Callable, Optional, Sequence, TextIO
 
-from tf1compat.cluster_spec import CHIEF, PS, WORKER, Cluster, port_in_use, split_address
-from tf1compat.errors import LaunchError
+from tf1compat.shared.cluster_spec import CHIEF, PS, WORKER, Cluster, port_in_use, split_address
+from tf1compat.shared.errors import LaunchError
 
 
 def signal_name(returncode: int) -> str:

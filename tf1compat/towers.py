@@ -13,6 +13,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from tf1compat.shared.towers import replicate, sum_on
+
+__all__ = ["replicate", "sum_on", "matmul_towers", "average_gradients", "tower_train_step",
+           "split_batch", "VARIABLE_OP_TYPES"]
+
 # Ops that hold variable state: the multi-tower step keeps them on one device.
 VARIABLE_OP_TYPES = frozenset({"Variable", "VariableV2", "VarHandleOp", "AutoReloadVariable",
                                "MutableHashTable", "MutableHashTableV2", "MutableDenseHashTable"})
@@ -22,33 +27,6 @@ def _tf():
     import tensorflow as tf
 
     return tf
-
-
-def replicate(build: Callable[[int, str], Any], devices: Sequence[str],
-              scope: str = "tower") -> list[Any]:
-    """Calls `build(index, device)` once per device, under `tf.device(device)`.
-
-    Each copy gets the name scope `{scope}_{index}`, so its ops are easy to
-    find in the placement data.
-
-    Returns:
-      What each call returned, in device order.
-    """
-    tf = _tf()
-    if not devices:
-        raise ValueError("replicate needs at least one device; received devices=[]")
-    outputs = []
-    for index, device in enumerate(devices):
-        with tf.device(device), tf.name_scope(f"{scope}_{index}"):
-            outputs.append(build(index, device))
-    return outputs
-
-
-def sum_on(tensors: Sequence[Any], device: str = "/cpu:0", name: str = "sum") -> Any:
-    """`tf.add_n(tensors)` placed on `device` (the CPU, in the seed)."""
-    tf = _tf()
-    with tf.device(device):
-        return tf.add_n(list(tensors), name=name)
 
 
 def matmul_towers(a: Any, b: Any, devices: Sequence[str], reduce_device: str = "/cpu:0") -> Any:

@@ -6,8 +6,8 @@ import pytest
 import tensorflow as tf
 
 from modern import cluster as modern_cluster
-from tf1compat.cluster_spec import Cluster, local_cluster, parse_hostfile
-from tf1compat.errors import ClusterError
+from tf1compat.shared.cluster_spec import Cluster, local_cluster, parse_hostfile
+from tf1compat.shared.errors import ClusterError
 
 JOBS = {"ps": ["127.0.0.1:2222"], "worker": ["127.0.0.1:2223", "127.0.0.1:2224"]}
 

@@ -8,7 +8,8 @@ import pytest
 from isolated import run_cli, run_python
 from tf1compat.contrib import registry
 from tf1compat.contrib.census.verdict import migrate_serves, run_serves
-from tf1compat.contrib.finder import DeepModule, import_error
+from tf1compat.contrib.import_check import import_error
+from tf1compat.contrib.registry import DeepModule
 
 SCRIPT = """
 import numpy as np

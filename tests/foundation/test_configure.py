@@ -159,7 +159,7 @@ def test_importing_the_packages_does_not_import_tensorflow():
     facts = run_json("""
 import json, sys
 import tf1compat, modern
-import tf1compat.options, tf1compat.placement, modern.planning, modern.config
+import tf1compat.shared.options, tf1compat.placement, modern.planning, modern.config
 from tf1compat import SessionOptions
 SessionOptions(growth=True, cpus=2)
 print(json.dumps({"tensorflow": "tensorflow" in sys.modules}))

@@ -7,8 +7,8 @@ import tensorflow as tf
 from google.protobuf import text_format
 
 from tf1compat import OptionError, SessionOptions, UnmappedConfigError
-from tf1compat.option_table import OPTION_SPECS
-from tf1compat.options import JitLevel
+from tf1compat.shared.option_table import OPTION_SPECS
+from tf1compat.shared.options import JitLevel
 
 
 def _proto(**fields):

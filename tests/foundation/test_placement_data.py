@@ -2,7 +2,7 @@
 
 import pytest
 
-from tf1compat.placement import PlacedOp, Placement, short_device, task_of
+from tf1compat.shared.placement import PlacedOp, Placement, short_device, task_of
 
 FULL = "/job:localhost/replica:0/task:0/device:{}"
 

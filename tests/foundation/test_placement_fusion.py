@@ -9,8 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from tf1compat.placement import Placement, PlacedOp, resolve_written
-from tf1compat.written_ops import WrittenOpResolver
+from tf1compat.shared.placement import Placement, PlacedOp, resolve_written
+from tf1compat.shared.written_ops import WrittenOpResolver
 
 
 def _node(name, op, device="/device:CPU:0", inputs=()):

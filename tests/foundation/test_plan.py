@@ -5,8 +5,8 @@ import pytest
 from modern import Inventory, Status, plan
 from modern.config import code_for
 from tf1compat import DeviceError
-from tf1compat.errors import GpuMemoryUnknownError
-from tf1compat.option_table import OPTION_SPECS
+from tf1compat.shared.errors import GpuMemoryUnknownError
+from tf1compat.shared.option_table import OPTION_SPECS
 
 NO_GPU = Inventory.simulated(0)
 ONE_GPU = Inventory.simulated(1, memory_mib=16000)

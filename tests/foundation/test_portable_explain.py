@@ -10,7 +10,7 @@ from isolated import run_cli, run_json
 from modern import Inventory, memory_limit_mib
 from modern.config import explain
 from tf1compat import DeviceError, OptionError
-from tf1compat.errors import GpuMemoryUnknownError
+from tf1compat.shared.errors import GpuMemoryUnknownError
 
 OPTIONS = ["--growth", "--memory-fraction", "0.5", "--log-placement", "--visible-gpus", "1,0",
            "--cpus", "2", "--rewrite-options", "constant_folding=off", "--allocator-type", "BFC",

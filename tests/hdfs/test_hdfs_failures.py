@@ -65,7 +65,7 @@ def test_silent_namenode_is_bounded_by_rpc_deadline(plugin_env):
 
 
 def test_fallback_namenode_not_running_fails_fast_naming_host_and_port(monkeypatch):
-    from tf1compat.errors import HdfsConnectionError
+    from tf1compat.shared.errors import HdfsConnectionError
     from tf1compat.hdfs import read_bytes
 
     port = free_port()

@@ -40,7 +40,7 @@ def test_fallback_missing_file_error_names_path(plugin_env, hdfs_dir):
 
 @pytest.mark.hdfs
 def test_fallback_read_lines_and_glob_without_tensorflow(minidfs, hdfs_dir, tmp_path):
-    from tf1compat.errors import HdfsNotFoundError
+    from tf1compat.shared.errors import HdfsNotFoundError
     from tf1compat.hdfs import exists, glob, read_lines
 
     for name in ("a1.csv", "a2.csv", "b.txt"):
@@ -60,8 +60,8 @@ def test_fallback_read_lines_and_glob_without_tensorflow(minidfs, hdfs_dir, tmp_
 @pytest.mark.hdfs
 def test_range_reads_give_the_local_bytes_across_blocks_and_at_the_end(minidfs, hdfs_dir, tmp_path):
     # the modern pipeline reads its byte ranges this way (one hdfs-native call each)
-    from tf1compat._csv.files import read_range
-    from tf1compat.errors import HdfsNotFoundError
+    from tf1compat.shared.csv_files import read_range
+    from tf1compat.shared.errors import HdfsNotFoundError
 
     local = tmp_path / "rows.csv"
     make_csv(local, 120_000)  # 3 MB: three 1 MiB blocks

@@ -140,7 +140,7 @@ def test_the_seed_example_reads_the_right_rows_after_migrate(seed_script, plugin
 FALLBACK_CHECK = """
 import json, sys
 from modern.input_pipeline import input_pipeline
-from tf1compat.errors import OptionError
+from tf1compat.shared.errors import OptionError
 files = sys.argv[1:]
 rows = [list(map(int, row)) for batch in input_pipeline(
     files, [[1]] * 5, shuffle_files=True, seed=4, num_epochs=6, batch_size=7)

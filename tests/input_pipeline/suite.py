@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tf1compat.errors import BadRowError, InputFileError, OptionError
+from tf1compat.shared.errors import BadRowError, InputFileError, OptionError
 
 from .sides import batch_sizes, rows_of
 

@@ -9,7 +9,7 @@ import pytest
 import tensorflow as tf
 
 from modern.input_pipeline import input_pipeline, make_dataset
-from tf1compat.errors import OptionError
+from tf1compat.shared.errors import OptionError
 
 from .suite import INTS, csv_text, int_rows
 
@@ -81,7 +81,7 @@ def test_arrow_decoder_accepts_only_what_decode_csv_reads_the_same(dtype):
     import pyarrow as pa
 
     from modern._csv_arrow import ArrowDecoder, NotFast
-    from tf1compat._csv.spec import CsvSpec
+    from tf1compat.shared.csv_spec import CsvSpec
     default = ["?"] if dtype == "string" else tf.constant([7], tf.as_dtype(dtype))
     spec = CsvSpec.build("unused", [[0], default], na_value="NA")
     decoder = ArrowDecoder(spec)
@@ -168,7 +168,7 @@ def test_process_exits_with_an_iterator_still_alive(tmp_path):
 
 @pytest.mark.parametrize("engine", ["arrow", "tf"])
 def test_file_gone_after_construction_is_our_error(tmp_path, engine):
-    from tf1compat.errors import InputPipelineError
+    from tf1compat.shared.errors import InputPipelineError
     path = tmp_path / "gone.csv"
     path.write_text("1,2,3\n")
     pipe = input_pipeline(str(path), INTS, engine=engine)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import tensorflow as tf
 
-from tf1compat.errors import InputFileError
+from tf1compat.shared.errors import InputFileError
 
 from .suite import INTS, csv_text, int_rows
 
@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_importing_the_pipelines_does_not_import_tensorflow():
     code = ("import sys\n"
             "import tf1compat.input_pipeline, modern.input_pipeline\n"
-            "import tf1compat._csv.queue_graph, tf1compat._csv.feeder\n"
+            "import tf1compat._csv_queue_graph, tf1compat._csv_feeder\n"
             "import modern._csv_dataset, modern._csv_arrow\n"
             "loaded = [m for m in ('tensorflow', 'pyarrow', 'pandas') if m in sys.modules]\n"
             "assert not loaded, loaded\n")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tf1compat.errors import BadRowError, InputPipelineError
+from tf1compat.shared.errors import BadRowError, InputPipelineError
 from tf1compat.input_pipeline import input_pipeline
 
 from .suite import INTS, csv_text, int_rows

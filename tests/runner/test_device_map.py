@@ -3,7 +3,7 @@
 import pytest
 
 from tf1compat.device_map import DeviceMap, parse_rule
-from tf1compat.errors import OptionError
+from tf1compat.shared.errors import OptionError
 
 
 def test_wildcard_keeps_the_index_and_explicit_rules_win():

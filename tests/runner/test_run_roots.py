@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 from isolated import REPO_ROOT, python_env
-from tf1compat.errors import OptionError
+from tf1compat.shared.errors import OptionError
 from tf1compat.runner import roots
 
 

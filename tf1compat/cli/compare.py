@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from tf1compat.cli import compare_script
-from tf1compat.errors import Tf1CompatError
+from tf1compat.shared.errors import Tf1CompatError
 
 FORMS = ("tf1", "tf2")
 

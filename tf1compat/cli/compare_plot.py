@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tf1compat.errors import Tf1CompatError
+from tf1compat.shared.errors import Tf1CompatError
 
 METRICS = (("loss", "loss per epoch"), ("accuracy", "accuracy per epoch"))
 

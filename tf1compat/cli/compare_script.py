@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from tf1compat import printed_numbers
-from tf1compat.errors import Tf1CompatError
+from tf1compat.shared.errors import Tf1CompatError
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,7 +8,7 @@ import os
 import textwrap
 
 from tf1compat.cli.option_flags import add_option_flags, options_from_args
-from tf1compat.errors import Tf1CompatError
+from tf1compat.shared.errors import Tf1CompatError
 
 
 def register(subparsers) -> None:
@@ -55,7 +55,7 @@ def side_by_side(left: str, right: str, left_title: str, right_title: str) -> st
 
 
 def run(args: argparse.Namespace) -> int:
-    from tf1compat.option_table import markdown_table
+    from tf1compat.shared.option_table import markdown_table
 
     if args.table:
         print(markdown_table(), end="")
@@ -64,8 +64,8 @@ def run(args: argparse.Namespace) -> int:
     from modern.config import ConfigureReport, ReportRow
     from modern.inventory import Inventory, detect
     from modern.planning import Status, plan
-    from tf1compat.options import SessionOptions
-    from tf1compat.proto_conversion import proto_text
+    from tf1compat.shared.options import SessionOptions
+    from tf1compat.shared.proto_conversion import proto_text
 
     flags = options_from_args(args)
     options = SessionOptions.coerce(_read_config(args.config), **flags.to_kwargs()) \

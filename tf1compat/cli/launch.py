@@ -15,8 +15,8 @@ import os
 import shlex
 import sys
 
-from tf1compat.cluster_spec import Cluster, local_cluster, parse_hostfile
-from tf1compat.errors import ClusterError, LaunchError
+from tf1compat.shared.cluster_spec import Cluster, local_cluster, parse_hostfile
+from tf1compat.shared.errors import ClusterError, LaunchError
 
 
 def register(subparsers) -> None:

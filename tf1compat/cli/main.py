@@ -32,7 +32,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     args.original_environ = dict(os.environ)
-    from tf1compat.errors import Tf1CompatError
+    from tf1compat.shared.errors import Tf1CompatError
 
     try:
         if args.verb in _QUIET_VERBS:

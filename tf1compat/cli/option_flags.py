@@ -1,6 +1,6 @@
 """Command-line flags for every option of the table, shared by the CLI verbs.
 
-The flags are built from the option declarations (`tf1compat.option_table`),
+The flags are built from the option declarations (`tf1compat.shared.option_table`),
 so a new option gets its flag, and every verb that takes options (explain,
 run, launch) gets it too. Values are handed to `SessionOptions` as typed, so
 bad ones get its errors.
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 
-from tf1compat.option_table import OPTION_SPECS
-from tf1compat.options import SessionOptions
+from tf1compat.shared.option_table import OPTION_SPECS
+from tf1compat.shared.options import SessionOptions
 
 
 def add_option_flags(parser: argparse.ArgumentParser) -> None:

@@ -8,7 +8,7 @@ import os
 import sys
 
 from tf1compat.cli.option_flags import add_option_flags, options_from_args
-from tf1compat.errors import Tf1CompatError
+from tf1compat.shared.errors import Tf1CompatError
 
 
 def register(subparsers) -> None:

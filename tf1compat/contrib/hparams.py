@@ -24,7 +24,7 @@ import numbers
 import re
 from typing import Any
 
-from tf1compat.errors import Tf1CompatError
+from tf1compat.shared.errors import Tf1CompatError
 
 __all__ = ["HParams", "parse_values"]
 

@@ -32,11 +32,14 @@ import importlib
 import types
 from typing import Any, Optional
 
+from tf1compat.contrib.paths import MODULE_FILES, at_module_file, public_name
 from tf1compat.contrib.tables import (  # noqa: F401 - the table's data, read here and by users
     LEGACY_HOMES as _LEGACY_HOMES, LIBRARY_MODULES, LIBRARY_NAMES, LIBRARY_NOTE, MAPPED,
     MODULE_HOME_NOTE, MODULE_HOME_NOTES, MODULE_HOMES, REPLACED, REPLACED_AT, REPLACED_NOTES,
     TF_SLIM, TFA as _TFA, UNSUPPORTED, ESTIMATOR_HOMES, ESTIMATOR_HOME_NOTE, ESTIMATOR_UNSUPPORTED)
-from tf1compat.errors import Tf1CompatError
+from tf1compat.shared.errors import Tf1CompatError
+
+PREFIX = "tf1compat.contrib."
 
 # Our modules, one per contrib namespace we serve (tf1compat/contrib/<name>.py).
 MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn", "legacy_seq2seq",
@@ -273,8 +276,6 @@ def attribute(namespace: str, name: str) -> Any:
     if name.startswith("__"):
         raise AttributeError(name)
     if name == "python":  # contrib's source tree: tensorflow.contrib.X.python.ops...
-        from tf1compat.contrib.finder import deep_module
-
         return deep_module(f"{namespace}.python")
     full = f"{namespace}.{name}"
     if lookup(full) is None and is_namespace(full):
@@ -306,3 +307,52 @@ class ContribNamespace(types.ModuleType):
         prefix = self._contrib_name + "."
         return sorted({key[len(prefix):].split(".")[0] for key in table()
                        if key.startswith(prefix)})
+
+
+# -- contrib's source tree: tensorflow.contrib.X.python... ---------------------------
+# A folder of the tree (`framework.python`, `framework.python.ops`) or an unknown module
+# file (`layers.python.layers.initializers`) is a `DeepModule`, whose attributes resolve by
+# their public name; a path naming a public name (`layers.python.layers.layers.conv2d`) is
+# that name, served from the table.
+
+class DeepModule(types.ModuleType):
+    """A folder or module file of TF 1.x's contrib tree (`framework.python.ops`)."""
+
+    def __init__(self, raw: str):
+        super().__init__(PREFIX + raw, f"tensorflow.contrib.{raw}, served by tf1compat: its "
+                                       "names resolve as their public tf.contrib names")
+        self.__dict__["_contrib_raw"] = raw
+        self.__path__ = []  # deeper imports come back to the finder
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return deep_attribute(f"{self._contrib_raw}.{name}")
+
+    def __repr__(self) -> str:
+        return f"<tf.contrib module {self._contrib_raw} (tf1compat)>"
+
+
+@functools.lru_cache(maxsize=None)
+def deep_module(raw: str) -> DeepModule:
+    return DeepModule(raw)
+
+
+def deep_attribute(raw: str) -> Any:
+    """What `tensorflow.contrib.<raw>` (a path with `.python.` in it) stands for.
+
+    Raises:
+      ContribError: the public name it stands for is not served (the message names it,
+        the path as written, and what to use instead when known).
+    """
+    above = raw.rpartition(".")[0]
+    public, parent = public_name(raw), public_name(above)
+    if raw in MODULE_FILES or (public == parent and above not in MODULE_FILES):
+        return deep_module(raw)
+    if lookup(public) is not None:
+        return resolve(public)
+    if is_namespace(public):
+        return namespace_module(public)
+    if at_module_file(raw):
+        return deep_module(raw)
+    raise ContribError(public, f"(written tensorflow.contrib.{raw}) " + hint(public))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tf1compat.errors import Tf1CompatError
+from tf1compat.shared.errors import Tf1CompatError
 
 
 class EstimatorError(Tf1CompatError, ValueError):

@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from tf1compat.compat_session import process_gpu_options
-from tf1compat.errors import OptionError, UnmappedConfigError
+from tf1compat.shared.errors import OptionError, UnmappedConfigError
 from tf1compat.estimator import loader
 from tf1compat.estimator.errors import EstimatorError
-from tf1compat.options import SessionOptions
+from tf1compat.shared.options import SessionOptions
 
 _library = loader.v1_api()
 

@@ -35,7 +35,7 @@ def text_line_dataset(paths, *, use_plugin: bool | None = None):
     """
     import tensorflow as tf  # lazy
 
-    from tf1compat.errors import HdfsError
+    from tf1compat.shared.errors import HdfsError
     from tf1compat.hdfs.fallback import as_path_list, fallback_text_line_dataset
 
     files = as_path_list(paths)

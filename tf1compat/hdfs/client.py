@@ -13,7 +13,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from tf1compat.errors import (
+from tf1compat.shared.errors import (
     HdfsConnectionError,
     HdfsError,
     HdfsNotFoundError,

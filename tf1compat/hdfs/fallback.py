@@ -12,7 +12,7 @@ import fnmatch
 import re
 from typing import Iterable, Iterator
 
-from tf1compat.errors import HdfsError, HdfsNotFoundError
+from tf1compat.shared.errors import HdfsError, HdfsNotFoundError
 from tf1compat.hdfs.client import HdfsUri, client_for, translate_error
 
 CHUNK_BYTES = 8 << 20  # large reads: hdfs-native opens block streams per read call

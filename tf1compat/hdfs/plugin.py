@@ -20,7 +20,7 @@ import shutil
 import threading
 import warnings
 
-from tf1compat.errors import HdfsPluginWarning, OptionError
+from tf1compat.shared.errors import HdfsPluginWarning, OptionError
 
 PLUGIN_ENV = "TF1COMPAT_HDFS_PLUGIN"
 PLUGIN_PATH_ENV = "TF1COMPAT_HDFS_PLUGIN_PATH"
@@ -92,7 +92,7 @@ def ensure_registered(scheme: str = "hdfs") -> bool:
     >>> ensure_registered("s3")
     Traceback (most recent call last):
     ...
-    tf1compat.errors.OptionError: invalid scheme: received scheme='s3'; accepted: 'hdfs' or 'viewfs'
+    tf1compat.shared.errors.OptionError: invalid scheme: received scheme='s3'; accepted: 'hdfs' or 'viewfs'
     """
     if scheme not in SCHEMES:
         raise OptionError("scheme", scheme, "'hdfs' or 'viewfs'")

@@ -22,7 +22,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, ImportItem
 
-from tf1compat.errors import Tf1CompatError
+from tf1compat.shared.errors import Tf1CompatError
 from tf1compat.migrate import notebook
 from tf1compat.migrate.findings import FileResult, Finding, Kind
 from tf1compat.migrate.rules.api_notes import ApiNotesRule

@@ -53,7 +53,7 @@ class RunSpec:
 
 def json_options(options) -> dict[str, Any]:
     """SessionOptions keywords as plain JSON values (passthrough left out)."""
-    from tf1compat.option_table import SPECS_BY_KEYWORD
+    from tf1compat.shared.option_table import SPECS_BY_KEYWORD
 
     return {key: SPECS_BY_KEYWORD[key].show(value) for key, value in options.to_kwargs().items()
             if key != "passthrough"}

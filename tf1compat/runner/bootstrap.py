@@ -75,7 +75,7 @@ def main(spec_path: str) -> int:
 
     from tf1compat.device_map import DeviceMap
     from tf1compat.hdfs.on_import import register_if_built
-    from tf1compat.options import SessionOptions
+    from tf1compat.shared.options import SessionOptions
     from tf1compat.runner import hooks, shim
 
     script = os.path.abspath(spec.script)

@@ -18,8 +18,8 @@ import threading
 from typing import Any, Callable, Optional
 
 from tf1compat.device_map import DeviceMap
-from tf1compat.options import SessionOptions
-from tf1compat.placement import short_device
+from tf1compat.shared.options import SessionOptions
+from tf1compat.shared.placement import short_device
 
 
 class DeviceHook:
@@ -83,7 +83,7 @@ class SessionHook:
         """The ConfigProto to give the session, and the record of how it was made."""
         from tf1compat.runner import json_options
 
-        from tf1compat.errors import OptionError
+        from tf1compat.shared.errors import OptionError
 
         try:
             script = SessionOptions() if config is None else \

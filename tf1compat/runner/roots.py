@@ -17,7 +17,7 @@ import site
 import sysconfig
 from typing import Iterable
 
-from tf1compat.errors import OptionError
+from tf1compat.shared.errors import OptionError
 
 SCRIPT_FOLDER = "script folder"
 WORKING_DIRECTORY = "working directory"

@@ -24,7 +24,7 @@ import sys
 import types
 from typing import Any, Iterable, Optional
 
-from tf1compat.errors import Tf1CompatError
+from tf1compat.shared.errors import Tf1CompatError
 from tf1compat.layers import LEGACY_KERAS_HINT
 from tf1compat.runner import served, tf0_calls
 

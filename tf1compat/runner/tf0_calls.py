@@ -22,7 +22,7 @@ import sys
 from typing import Any, Callable, Optional
 
 from tf1compat import tf0_names
-from tf1compat.errors import Tf1CompatError
+from tf1compat.shared.errors import Tf1CompatError
 
 _NEW_ORDER = {
     "concat": "(values, axis)",

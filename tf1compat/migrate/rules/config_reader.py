@@ -16,9 +16,9 @@ from typing import Optional
 
 import libcst as cst
 
-from tf1compat.errors import OptionError
-from tf1compat.option_table import OPTION_SPECS
-from tf1compat.options import SessionOptions
+from tf1compat.shared.errors import OptionError
+from tf1compat.shared.option_table import OPTION_SPECS
+from tf1compat.shared.options import SessionOptions
 
 # ConfigProto field path -> keyword, straight from the option table.
 FIELD_KEYWORDS = {spec.tf1_field: spec.keyword for spec in OPTION_SPECS}

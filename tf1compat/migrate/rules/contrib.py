@@ -148,7 +148,7 @@ class ContribRule(Rule):
 
     def _library_has(self, entry: registry.Entry, name: str, node: cst.CSTNode) -> bool:
         """Whether the library module an entry maps to has `name` (reported when it has not)."""
-        from tf1compat.contrib.finder import import_error
+        from tf1compat.contrib.import_check import import_error
 
         error = import_error(entry.name, (name,))
         if error is None or "not installed" in error:  # not installed here: said at run time
@@ -160,7 +160,8 @@ class ContribRule(Rule):
 
     def _deep_rewrite(self, name: str, node: cst.CSTNode) -> Optional[str]:
         """`tf.contrib.X.python...` -> the code of the public name it stands for."""
-        from tf1compat.contrib.finder import DeepModule, import_error
+        from tf1compat.contrib.import_check import import_error
+        from tf1compat.contrib.registry import DeepModule
         from tf1compat.contrib.paths import public_name
 
         parts = name.split(".")
@@ -250,9 +251,9 @@ class ContribRule(Rule):
     def _served_import(self, module: str, namespace: str, names: tuple[str, ...], node):
         """The import under tf1compat.contrib when everything it names is served, else None.
 
-        Asks `finder.import_error`, the check `run` makes on the same import.
+        Asks `import_check.import_error`, the check `run` makes on the same import.
         """
-        from tf1compat.contrib.finder import import_error
+        from tf1compat.contrib.import_check import import_error
 
         error = import_error(namespace, names)
         what = f"from {module} import {', '.join(names)}" if names else f"import {module}"

@@ -23,7 +23,7 @@ import numbers
 import os
 from typing import Any, Callable, NoReturn, Optional
 
-from tf1compat.errors import OptionError
+from tf1compat.shared.errors import OptionError
 
 Reject = Callable[..., NoReturn]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from tf1compat.errors import DeviceError
-from tf1compat.option_spec import Status, Step
+from tf1compat.shared.errors import DeviceError
+from tf1compat.shared.option_spec import Status, Step
 
 GPUS = frozenset({"gpus"})
 

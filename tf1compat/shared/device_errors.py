@@ -12,8 +12,8 @@ import functools
 import re
 from typing import Callable, Iterable, Optional
 
-from tf1compat.errors import DeviceError
-from tf1compat.placement import short_device
+from tf1compat.shared.errors import DeviceError
+from tf1compat.shared.placement import short_device
 
 _PATTERNS = (
     re.compile(r"Cannot assign a device for operation (?P<op>[^:\s]+):.*?"

@@ -5,7 +5,7 @@ table maps. Fields it does not map are either listed in an error or, on
 request, carried through untouched as the `passthrough` bytes.
 
 This module speaks in keywords (the option table's names) rather than in
-`SessionOptions`, so that `tf1compat.options` can depend on it and not the
+`SessionOptions`, so that `tf1compat.shared.options` can depend on it and not the
 other way round.
 """
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
-from tf1compat.errors import OptionError, UnmappedConfigError
-from tf1compat.option_spec import message_at
-from tf1compat.option_table import OPTION_SPECS
+from tf1compat.shared.errors import OptionError, UnmappedConfigError
+from tf1compat.shared.option_spec import message_at
+from tf1compat.shared.option_table import OPTION_SPECS
 
 
 def _config_pb2():

@@ -20,8 +20,8 @@ import contextlib
 import dataclasses
 from typing import Any, Optional
 
-from tf1compat._csv.files import InputFile
-from tf1compat._csv.spec import CsvSpec
+from tf1compat.shared.csv_files import InputFile
+from tf1compat.shared.csv_spec import CsvSpec
 
 
 @dataclasses.dataclass

@@ -20,7 +20,7 @@ import glob as _glob
 import os
 from typing import Iterable, Optional
 
-from tf1compat.errors import InputFileError
+from tf1compat.shared.errors import InputFileError
 
 BOM = b"\xef\xbb\xbf"
 HDFS_SCHEMES = ("hdfs", "viewfs")

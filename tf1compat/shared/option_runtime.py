@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from tf1compat.option_spec import (
+from tf1compat.shared.option_spec import (
     BOOL_FLAG, INT_FLAG, Flag, MapEntry, OptionSpec, Portable, Reject, RepeatedText, Scalar,
     Status, Step, check_bool, check_int_at_least)
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, Optional
 
-from tf1compat._csv.queue_graph import QueueGraph
-from tf1compat._csv.rows import (BadRowReport, DecodeFailed, concat_columns, decode_reason,
+from tf1compat._csv_queue_graph import QueueGraph
+from tf1compat.shared.csv_rows import (BadRowReport, DecodeFailed, concat_columns, decode_reason,
                                  handle_bad, locate)
-from tf1compat._csv.spec import CsvSpec
-from tf1compat.errors import BadRowError, InputPipelineError
+from tf1compat.shared.csv_spec import CsvSpec
+from tf1compat.shared.errors import BadRowError, InputPipelineError
 
 
 def parse_key(key: bytes) -> tuple[str, int]:

@@ -6,8 +6,8 @@ import dataclasses
 import enum
 from typing import Any, Mapping
 
-from tf1compat.errors import OptionError
-from tf1compat.option_spec import Flag, OptionSpec, Portable, Reject, Scalar, Status, Step
+from tf1compat.shared.errors import OptionError
+from tf1compat.shared.option_spec import Flag, OptionSpec, Portable, Reject, Scalar, Status, Step
 
 
 def _tf():

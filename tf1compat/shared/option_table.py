@@ -3,14 +3,14 @@
 `SessionOptions` takes its keywords from here, the ConfigProto conversion its
 fields, the command line its flags, `modern.plan` its TF2 steps, and
 `tf1compat explain --table` prints the README's table from here, so none of
-them can disagree. To add an option, declare it (see `tf1compat.option_spec`)
+them can disagree. To add an option, declare it (see `tf1compat.shared.option_spec`)
 in the module of its kind; the table gathers them.
 """
 
 from __future__ import annotations
 
-from tf1compat import option_gpu, option_graph, option_runtime
-from tf1compat.option_spec import OptionSpec
+from tf1compat.shared import option_gpu, option_graph, option_runtime
+from tf1compat.shared.option_spec import OptionSpec
 
 
 OPTION_SPECS: tuple[OptionSpec, ...] = tuple(sorted(

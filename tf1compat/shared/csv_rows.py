@@ -15,7 +15,7 @@ import re
 import threading
 from typing import Any, Callable, Optional, Sequence
 
-from tf1compat.errors import BadRowError
+from tf1compat.shared.errors import BadRowError
 
 MAX_EXAMPLES = 1000
 _TEXT_LIMIT = 200

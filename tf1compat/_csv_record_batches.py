@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Optional
 
-from tf1compat.errors import BadRowError
+from tf1compat.shared.errors import BadRowError
 
 
 def stack(spec: Any, rows: list) -> list:

@@ -14,10 +14,10 @@ import math
 import numbers
 from typing import Any, Iterable
 
-from tf1compat.errors import DeviceError, GpuMemoryUnknownError
-from tf1compat.gpu_steps import (
+from tf1compat.shared.errors import DeviceError, GpuMemoryUnknownError
+from tf1compat.shared.gpu_steps import (
     GPUS, check_fits, growth_step, logical, logical_step, no_gpu, visible, visible_step)
-from tf1compat.option_spec import (
+from tf1compat.shared.option_spec import (
     BOOL_FLAG, INT_FLAG, Flag, MapEntry, OptionSpec, Portable, Reject, Scalar, Status,
     check_bool, check_int_at_least, environ_step)
 

@@ -19,7 +19,7 @@ import os
 import re
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
-from tf1compat.errors import ClusterError
+from tf1compat.shared.errors import ClusterError
 
 # Jobs TF's own cluster resolvers give a meaning to; other names are allowed
 # (TF1 clusters could name jobs freely) but these are checked by mode.

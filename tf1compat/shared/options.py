@@ -6,7 +6,7 @@ when the object is built, so a bad option fails where it was written, with an
 error that names the option, the value received and what is accepted.
 
 Building one does not import TensorFlow; converting to and from a ConfigProto
-does (see `tf1compat.proto_conversion`).
+does (see `tf1compat.shared.proto_conversion`).
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import difflib
 import inspect
 from typing import Any, Mapping, Optional
 
-from tf1compat import proto_conversion
-from tf1compat.errors import OptionError
-from tf1compat.option_graph import JitLevel
-from tf1compat.option_table import OPTION_SPECS, SPECS_BY_KEYWORD, TF1_NAME_ALIASES
+from tf1compat.shared import proto_conversion
+from tf1compat.shared.errors import OptionError
+from tf1compat.shared.option_graph import JitLevel
+from tf1compat.shared.option_table import OPTION_SPECS, SPECS_BY_KEYWORD, TF1_NAME_ALIASES
 
 __all__ = ["JitLevel", "SessionOptions", "from_keywords", "unknown_keyword_error"]
 
@@ -41,7 +41,7 @@ def _docstring() -> str:
 
     `None` means "not set": each world then keeps its own default (for example
     soft placement is on in TF2 eager code and off in TF1 graph sessions).
-    The keywords come from the option table (`tf1compat.option_table`).
+    The keywords come from the option table (`tf1compat.shared.option_table`).
 
     Args (all keyword-only; see `tf1compat explain --table`):
 {rows}

@@ -12,7 +12,7 @@ import dataclasses
 import os
 from typing import Any, Optional, Sequence
 
-from tf1compat.errors import OptionError
+from tf1compat.shared.errors import OptionError
 
 DTYPES = ("int32", "int64", "float32", "float64", "string")
 _DTYPE_ALIASES = {"str": "string", "bytes": "string", "object": "string", "int": "int32",

@@ -1,0 +1,32 @@
+"""Why an import of `tensorflow.contrib.<path>` fails under tf1compat, or that it does not.
+
+`tf1compat run` and `tf1compat migrate` both ask `import_error`, so they agree
+on every import. It reads the path from the `tf1compat.contrib` package as
+`run` does, so nothing the package imports may import this module.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any, Optional
+
+import tf1compat.contrib as contrib
+
+
+def import_error(path: str, names: tuple[str, ...] = ()) -> Optional[str]:
+    """Why `from tensorflow.contrib.<path> import <names>` fails under tf1compat, or None.
+
+    With no names: why `import tensorflow.contrib.<path>` fails.
+    """
+    value: Any = contrib
+    try:
+        for part in filter(None, path.split(".")):
+            value = getattr(value, part)
+        if not isinstance(value, types.ModuleType):
+            return f"tensorflow.contrib.{path} is not a module"
+        for name in names:
+            if name != "*":
+                getattr(value, name)
+    except (AttributeError, ImportError) as error:
+        return str(error)
+    return None
