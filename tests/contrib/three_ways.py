@@ -51,7 +51,7 @@ def three_ways(tmp_path, source: str, env=None) -> tuple[list, list, list]:
 def assert_close(expected, actual, tolerance: float, where: str = "") -> None:
     """Same structure; numbers within `tolerance` (absolute and relative), the rest equal."""
     if isinstance(expected, float) or isinstance(actual, float):
-        assert abs(expected - actual) <= tolerance * max(1.0, abs(expected)), \
+        assert expected == actual or abs(expected - actual) <= tolerance * max(1.0, abs(expected)), \
             f"{where}: {actual} != {expected} (tolerance {tolerance})"
     elif isinstance(expected, list):
         assert isinstance(actual, list) and len(actual) == len(expected), \

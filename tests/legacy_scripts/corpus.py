@@ -78,6 +78,9 @@ CASES = (
     Case("flags_shared.py", args=("--steps", "3", "--batch_size", "8", "--optimizer",
                                   "momentum", "--learning_rate", "0.25", "extra1", "extra2"),
          extras=("flags_common.py",)),
+    Case("crf_tagger.py", args=("{tmp}",)),
+    Case("hparams_model.py", args=("--hparams", "learning_rate=0.05,hidden=[6,4],activation=tanh,"
+                                   "train_steps=12,optimizer=momentum,use_bias=false")),
     Case("projector_export.py", args=("{tmp}",)),
     Case("slim_resnet_tiny.py", args=("{tmp}",)),
 )

@@ -87,13 +87,29 @@ def test_device_map_runs_gpu_towers_on_logical_cpus(tmp_path):
     assert "device remaps (gpu:*=cpu:*): GPU:0 -> CPU:0" in result.stderr
 
 
-def test_without_the_map_the_script_fails_with_its_own_traceback(tmp_path):
+def test_without_the_map_the_script_fails_with_its_own_traceback_and_the_report_says_why(
+        tmp_path):
     path = script(tmp_path, STRICT_TOWERS)
-    result = run_cli("run", str(path))
+    report = tmp_path / "report.json"
+    result = run_cli("run", "--report-json", str(report), str(path))
     assert result.returncode == 1
     assert f'File "{path}", line 8, in <module>' in result.stderr
     assert "bootstrap.py" not in result.stderr and "runpy" not in result.stderr
     assert "raised InvalidArgumentError (exit code 1)" in result.stderr
+    # the script got TF1's own error (it could catch it); the report names the op, the
+    # device asked for, the devices there are and run's remedy
+    cause = report_of(tmp_path)["cause"]
+    assert "asks for device '/device:GPU:0', which does not exist here" in cause
+    assert "the devices are ['CPU:0']" in cause and "--device-map 'gpu:*=cpu:*'" in cause
+    assert f"  cause: {cause}" in result.stderr
+
+
+def test_an_error_run_does_not_know_gets_no_cause(tmp_path):
+    path = script(tmp_path, "raise ValueError('bad row 7')\n", "raises.py")
+    report = tmp_path / "report.json"
+    result = run_cli("run", "--report-json", str(report), str(path))
+    assert result.returncode == 1
+    assert "cause" not in report_of(tmp_path) and "  cause:" not in result.stderr
 
 
 def test_exit_code_and_exception_pass_through(tmp_path):

@@ -43,7 +43,7 @@ PREFIX = "tf1compat.contrib."
 
 # Our modules, one per contrib namespace we serve (tf1compat/contrib/<name>.py).
 MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn", "legacy_seq2seq",
-           "training", "learn", "opt")
+           "training", "learn", "crf", "opt")
 
 
 class Served(str, enum.Enum):
@@ -214,7 +214,7 @@ def import_for(entry: Entry) -> str:
     if entry.name in MODULE_HOMES:
         return entry.target
     if entry.name in ESTIMATOR_HOMES:
-        return "tf1compat.estimator" + (".tpu" if entry.name.startswith("tpu.") else "")
+        return entry.target.rpartition(".")[0]  # tf1compat.estimator.tpu / .contrib
     if entry.name in REPLACED_AT:
         return entry.target.rpartition(".")[0]
     if entry.source == TF_SLIM:  # through tf1compat, which loads tf_slim fit for TF 2.21

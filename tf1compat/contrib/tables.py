@@ -6,6 +6,9 @@ TensorFlow's own upgrade mappings) and answers every lookup from it.
 
 from __future__ import annotations
 
+from tf1compat.estimator.contrib import (NOT_SERVED as _CONTRIB_ESTIMATOR_NOT_SERVED,
+                                         SERVED as _CONTRIB_ESTIMATOR_SERVED)
+
 TFA = "TensorFlow Addons, which has no release for TF 2.21 (its last, 0.23, needs TF < 2.16)"
 _V1 = "tf.compat.v1."
 _RNN_CELLS = "tf.compat.v1.nn.rnn_cell."
@@ -40,6 +43,9 @@ REPLACED: dict[str, tuple[str, ...]] = {
     "opt": ("LazyAdamOptimizer", "NadamOptimizer", "LARSOptimizer", "AdamWOptimizer",
             "MomentumWOptimizer", "DecoupledWeightDecayExtension",
             "extend_with_decoupled_weight_decay"),
+    "crf": ("crf_sequence_score", "crf_log_norm", "crf_log_likelihood", "crf_unary_score",
+            "crf_binary_score", "crf_multitag_sequence_score", "viterbi_decode", "crf_decode",
+            "CrfForwardRnnCell", "CrfDecodeForwardRnnCell", "CrfDecodeBackwardRnnCell"),
 }
 
 # Replacements living outside tf1compat.contrib.<namespace>: name -> the tf1compat object.
@@ -51,6 +57,11 @@ REPLACED_AT: dict[str, str] = {
     **{f"{namespace}{name}": _UTILS + name
        for namespace in ("layers.utils.", "slim.utils.")
        for name in ("append_tensor_alias", "gather_tensors_aliases", "get_tensor_aliases")},
+    # contrib.learn's text preprocessing, pure Python (tf1compat.contrib.vocabulary_processor)
+    **{f"learn.preprocessing.{name}": f"tf1compat.contrib.vocabulary_processor.{name}"
+       for name in ("VocabularyProcessor", "ByteProcessor", "tokenizer")},
+    "learn.preprocessing.CategoricalVocabulary":
+        "tf1compat.contrib.categorical_vocabulary.CategoricalVocabulary",
 }
 
 # slim's data, training and evaluation stack and its nets, served by the tf_slim library
@@ -90,10 +101,16 @@ MODULE_HOMES: dict[str, str] = {
     "learn.datasets.mnist": "tf1compat.tutorials.mnist",
     "learn.python.learn.datasets.mnist": "tf1compat.tutorials.mnist",
     "tensorboard.plugins.projector": "tf1compat.contrib.projector",
+    # the module files of contrib.learn.preprocessing, as deep paths import them
+    "learn.preprocessing.text": "tf1compat.contrib.vocabulary_processor",
+    "learn.preprocessing.categorical_vocabulary": "tf1compat.contrib.categorical_vocabulary",
 }
 MODULE_HOME_NOTE = ("contrib.learn's MNIST reader, the one tensorflow.examples.tutorials.mnist."
                      "input_data re-exported; local files only, it never downloads")
 MODULE_HOME_NOTES: dict[str, str] = {  # a module's own note, where it is not the MNIST reader
+    **{name: "contrib.learn's text preprocessing module (pure Python); restore() reads the "
+             "pickles TF 1.15 saved"
+       for name in ("learn.preprocessing.text", "learn.preprocessing.categorical_vocabulary")},
     "tensorboard.plugins.projector": "TensorBoard's projector messages (pip install tensorboard, "
                                      "or tf1compat[projector]) with TF 1.x's "
                                      "visualize_embeddings(summary_writer, config)",
@@ -153,16 +170,16 @@ UNSUPPORTED: dict[str, str] = {
 }
 
 # contrib names TF1's Estimator library holds, served by tf1compat.estimator: name -> target.
+# tf.contrib.estimator's names are tf1compat.estimator.contrib's SERVED and NOT_SERVED.
 ESTIMATOR_HOMES: dict[str, str] = {
     **{f"tpu.{name}": f"tf1compat.estimator.tpu.{name}" for name in (
         "TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig")},
-    "estimator.add_metrics": "tf1compat.estimator.add_metrics",
-    "estimator.stop_if_no_decrease_hook":
-        "tf1compat.estimator.experimental.stop_if_no_decrease_hook",
+    **{f"estimator.{name}": f"tf1compat.estimator.contrib.{name}"
+       for name in _CONTRIB_ESTIMATOR_SERVED},
 }
-ESTIMATOR_HOME_NOTE = "TF1's Estimator library, on TF 2.21 (TPUEstimator runs with use_tpu=False)"
+ESTIMATOR_HOME_NOTE = ("TF1's Estimator library, on TF 2.21 (TPUEstimator runs with use_tpu=False; "
+                       "contrib.estimator's replicate_model_fn towers are rebuilt on "
+                       "tf.compat.v1)")
 ESTIMATOR_UNSUPPORTED: dict[str, str] = {
-    name: "tensorflow-estimator dropped it after 1.15 and tf1compat does not serve it; build "
-          "the towers inside the model_fn (tf.device per tower, gradients averaged), or move "
-          "the model to Keras with tf.distribute.MirroredStrategy"
-    for name in ("estimator.replicate_model_fn", "estimator.TowerOptimizer")}
+    f"estimator.{name}": f"not served by tf1compat: {instead}"
+    for name, instead in _CONTRIB_ESTIMATOR_NOT_SERVED.items()}

@@ -7,8 +7,9 @@ behaviour and checkpoint layout) from the last tensorflow-estimator release,
 subclasses that check their input: `RunConfig` (its `session_config` goes
 through `SessionOptions`), `Estimator` (a model_fn with the wrong signature)
 and `EstimatorSpec` (a spec missing what its mode needs); `tpu` is TF1's
-TPUEstimator family, run with `use_tpu=False` on CPU/GPU. `tf1compat run`
-serves this package as `tf.estimator` and `tf.compat.v1.estimator`.
+TPUEstimator family, run with `use_tpu=False` on CPU/GPU; `contrib` is TF1's
+`tf.contrib.estimator` (`replicate_model_fn` towers and the rest). `tf1compat
+run` serves this package as `tf.estimator` and `tf.compat.v1.estimator`.
 
 Nothing is loaded until a name is first read:
 
@@ -28,7 +29,9 @@ _OWN = {
     "EstimatorSpec": "tf1compat.estimator.spec",
     "EstimatorError": "tf1compat.estimator.errors",
 }
-_SUBMODULES = {"errors", "keras_routing", "loader", "run_config", "spec", "tf_internals", "tpu"}
+_SUBMODULES = {"contrib", "device_check", "distribute", "errors", "extenders", "keras_routing",
+               "loader", "replicate", "run_config", "spec", "tf_internals", "tower_specs",
+               "tower_state", "tpu"}
 # Canned estimators build Keras 2 models; TF 2.21's Keras 3 cannot stand in.
 _NEED_KERAS2 = {"DNNClassifier", "DNNRegressor", "DNNEstimator", "LinearClassifier",
                 "LinearRegressor", "LinearEstimator", "DNNLinearCombinedClassifier",

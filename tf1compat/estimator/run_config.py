@@ -5,7 +5,8 @@ An Estimator opens its sessions with `RunConfig.session_config`, a TF1
 value fails at `RunConfig(...)` with the option, the value and what is
 accepted (as `tf1compat.session` does), not deep inside `train()`; and its
 GPU options are recorded process-wide, since TensorFlow keeps the first
-session's GPU options for the whole process.
+session's GPU options for the whole process. With `train_distribute` /
+`eval_distribute` the session gets the CPUs the strategy names (`distribute`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from tf1compat.compat_session import process_gpu_options
 from tf1compat.shared.errors import OptionError, UnmappedConfigError
 from tf1compat.estimator import loader
+from tf1compat.estimator.distribute import session_config_for
 from tf1compat.estimator.errors import EstimatorError
 from tf1compat.shared.options import SessionOptions
 
@@ -55,9 +57,21 @@ class RunConfig(_library.RunConfig):
     """
 
     def __init__(self, *args: Any, session_config: Any = None, **kwargs: Any):
-        super().__init__(*args, session_config=checked_session_config(session_config), **kwargs)
+        session_config = session_config_for(
+            (kwargs.get("train_distribute"), kwargs.get("eval_distribute")),
+            checked_session_config(session_config), _default_session_config)
+        super().__init__(*args, session_config=session_config, **kwargs)
 
     def replace(self, **kwargs: Any) -> "RunConfig":
         if "session_config" in kwargs:
-            kwargs["session_config"] = checked_session_config(kwargs["session_config"])
+            kwargs["session_config"] = session_config_for(
+                (self.train_distribute, self.eval_distribute),
+                checked_session_config(kwargs["session_config"]), _default_session_config)
         return super().replace(**kwargs)
+
+
+def _default_session_config() -> Any:
+    """The ConfigProto an Estimator uses when given none (tensorflow-estimator's default)."""
+    from tensorflow_estimator.python.estimator import run_config
+
+    return run_config.get_default_session_config()

@@ -9,10 +9,12 @@ model_fn, which mode and what an Estimator accepts, and are the classes
 
 from __future__ import annotations
 
+import functools
 import inspect
 from typing import Any
 
 from tf1compat.estimator import loader
+from tf1compat.estimator.device_check import named_devices
 from tf1compat.estimator.errors import EstimatorError
 
 _library = loader.v1_api()
@@ -71,7 +73,11 @@ class EstimatorSpec(_library.EstimatorSpec):
 
 
 class Estimator(_library.Estimator):
-    """TF1's `tf.estimator.Estimator`; a model_fn with the wrong signature is named at construction."""
+    """TF1's `tf.estimator.Estimator`; a model_fn with the wrong signature is named at construction.
+
+    An op asking for a device that does not exist (soft placement off) fails in
+    train / evaluate / predict with a `DeviceError` listing the devices there are.
+    """
 
     def __init__(self, model_fn: Any, *args: Any, **kwargs: Any):
         _check_model_fn(model_fn)
@@ -85,3 +91,23 @@ class Estimator(_library.Estimator):
                 f"an Estimator calls it: {error}. An Estimator passes features (required), "
                 f"and labels, mode, params, config to those of them the function "
                 f"names") from None
+        # The library refuses subclasses that override train/evaluate/predict, so the
+        # device-error translation wraps this instance's bound methods instead.
+        for name in ("train", "evaluate"):
+            setattr(self, name, _with_named_devices(getattr(self, name)))
+        library_predict = self.predict
+
+        def predict(*args: Any, **kwargs: Any) -> Any:
+            with named_devices():
+                yield from library_predict(*args, **kwargs)
+
+        self.predict = functools.wraps(library_predict)(predict)
+
+
+def _with_named_devices(method: Any) -> Any:
+    @functools.wraps(method)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        with named_devices():
+            return method(*args, **kwargs)
+
+    return call

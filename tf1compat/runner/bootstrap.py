@@ -123,6 +123,7 @@ def main(spec_path: str) -> int:
     except BaseException as error:  # the script's failure: show its traceback, not ours
         _print_script_traceback(error, import_hook.is_user_file)
         code, status = 1, f"raised {type(error).__name__}"
+        run.cause = _known_cause(error)
     finally:
         stopper.finish()
         sys.stdout.flush()
@@ -130,6 +131,26 @@ def main(spec_path: str) -> int:
     if status == "interrupted":  # an uncaught KeyboardInterrupt: Python exits by SIGINT
         end_by(signal.SIGINT)
     return code
+
+
+# What `run` offers for a device the machine lacks; the script's own error is left as TF1 raises
+# it (scripts may catch it), and the report says what it means.
+DEVICE_FIX = ("rerun with --device-map 'gpu:*=cpu:*' (GPU requests go to the CPUs) or "
+              "--soft-placement")
+
+
+def _known_cause(error: BaseException) -> Optional[str]:
+    """What a TensorFlow error means in the script's terms, when it is one run knows."""
+    from tf1compat.shared.device_errors import translate
+
+    try:
+        import tensorflow as tf
+
+        devices = [device.name for device in tf.config.list_logical_devices()]
+    except Exception:  # noqa: BLE001 - the runtime may be what failed; name no devices then
+        devices = []
+    translated = translate(error, devices, DEVICE_FIX)
+    return str(translated) if translated is not None else None
 
 
 class _Run:
@@ -140,6 +161,7 @@ class _Run:
         self.legacy_keras: Optional[str] = None
         self.hooks = None  # (session_hook, device_hook, import_hook) once installed
         self.roots = None  # the user and library roots, once resolved
+        self.cause: Optional[str] = None  # what the script's error means, when run knows
 
     def write_ended_by(self, signum: int) -> None:
         """The report of a script ended by a signal (called from any thread)."""
@@ -166,6 +188,8 @@ class _Run:
             usage=usage, is_user_file=import_hook.is_user_file)
         if self.roots is not None:
             report["roots"] = self.roots.to_dict()
+        if self.cause is not None:
+            report["cause"] = self.cause
         partial = self.spec.report_path + ".partial"
         with open(partial, "w") as handle:
             json.dump(report, handle, indent=2)

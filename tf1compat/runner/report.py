@@ -69,6 +69,8 @@ def format_report(report: Mapping[str, Any]) -> str:
     """A few lines for people, printed to stderr when the script ends."""
     name = os.path.basename(report["script"])
     lines = [f"tf1compat run: {name} {report['status']} (exit code {report['exit_code']})"]
+    if report.get("cause"):
+        lines.append(f"  cause: {report['cause']}")
     sessions = report["sessions"]
     lines.extend(_root_lines(report))
     lines.append(f"  sessions created: {len(sessions)}")
