@@ -81,6 +81,8 @@ CASES = (
     Case("crf_tagger.py", args=("{tmp}",)),
     Case("hparams_model.py", args=("--hparams", "learning_rate=0.05,hidden=[6,4],activation=tanh,"
                                    "train_steps=12,optimizer=momentum,use_bias=false")),
+    Case("projector_export.py", args=("{tmp}",)),
+    Case("slim_resnet_tiny.py", args=("{tmp}",)),
 )
 
 def printed(stdout: str) -> str:

@@ -31,7 +31,10 @@ _DECORATED: dict[str, tuple[str, ...]] = {}  # key -> the function's argument na
 
 
 def _key(func: Callable) -> str:
-    return getattr(func, "_arg_scope_key", None) or f"{func.__module__}.{func.__qualname__}"
+    # `_key_op`: the key tf_slim's arg_scope gives its functions (slim.nets' blocks), so one
+    # stack serves both (tf1compat.contrib.tf_slim_arg_scope)
+    return getattr(func, "_arg_scope_key", None) or getattr(func, "_key_op", None) or \
+        f"{func.__module__}.{func.__qualname__}"
 
 
 def current_arg_scope() -> dict[str, dict[str, Any]]:

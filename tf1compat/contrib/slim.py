@@ -6,9 +6,10 @@ contrib.framework (arg_scope, variables, assign_from_checkpoint_fn);
 `slim.prefetch_queue.prefetch_queue` is served too. slim's data, training
 and evaluation stack (`slim.dataset`, `dataset_data_provider`,
 `tfexample_decoder`, `parallel_reader`, `queues`, `learning`, `evaluation`,
-`metrics`) comes from the tf_slim library, contrib.slim's own code (see
-`tf1compat.contrib.tf_slim_compat`); those modules hold no arg_scope'd
-layers, so they never meet tf1compat's layers under one arg_scope.
+`metrics`) and its nets (`slim.nets.vgg`, `resnet_v1`, `inception`, ...) come
+from the tf_slim library, contrib.slim's own code (see
+`tf1compat.contrib.tf_slim_compat`); tf_slim's layers and tf1compat's share one
+arg_scope stack, as TF 1.x's single slim did (`tf_slim_arg_scope`).
 """
 
 from __future__ import annotations

@@ -40,6 +40,9 @@ REPLACED: dict[str, tuple[str, ...]] = {
     "cudnn_rnn": ("CudnnCompatibleLSTMCell", "CudnnCompatibleGRUCell"),
     "training": ("HParams",),
     "learn": ("ModeKeys",),
+    "opt": ("LazyAdamOptimizer", "NadamOptimizer", "LARSOptimizer", "AdamWOptimizer",
+            "MomentumWOptimizer", "DecoupledWeightDecayExtension",
+            "extend_with_decoupled_weight_decay"),
     "crf": ("crf_sequence_score", "crf_log_norm", "crf_log_likelihood", "crf_unary_score",
             "crf_binary_score", "crf_multitag_sequence_score", "viterbi_decode", "crf_decode",
             "CrfForwardRnnCell", "CrfDecodeForwardRnnCell", "CrfDecodeBackwardRnnCell"),
@@ -61,9 +64,8 @@ REPLACED_AT: dict[str, str] = {
         "tf1compat.contrib.categorical_vocabulary.CategoricalVocabulary",
 }
 
-# slim's data, training and evaluation stack, served by the tf_slim library (contrib.slim's
-# own code, kept on PyPI): these modules hold no arg_scope'd layers, so they never mix with
-# tf1compat's layers under one arg_scope. name -> the tf_slim module.
+# slim's data, training and evaluation stack and its nets, served by the tf_slim library
+# (contrib.slim's own code, kept on PyPI). name -> the tf_slim module.
 TF_SLIM = "tf-slim"
 LIBRARY_MODULES: dict[str, str] = {
     **{f"slim.{name}": f"tf_slim.data.{name}" for name in (
@@ -75,6 +77,12 @@ LIBRARY_MODULES: dict[str, str] = {
     "slim.metrics": "tf_slim.metrics",
     "slim.model_analyzer": "tf_slim.model_analyzer",
     "slim.summaries": "tf_slim.summaries",
+    # slim.nets: contrib.slim's model definitions (checkpoint variable names as TF 1.x's); their
+    # layers share one arg_scope with tf1compat's (tf1compat.contrib.tf_slim_arg_scope)
+    "slim.nets": "tf_slim.nets",
+    **{f"slim.nets.{name}": f"tf_slim.nets.{name}" for name in (
+        "alexnet", "inception", "inception_v1", "inception_v2", "inception_v3", "overfeat",
+        "resnet_utils", "resnet_v1", "resnet_v2", "vgg")},
 }
 # Single functions from tf_slim (not arg_scope'd there, so no arg_scope mixing): name -> target.
 LIBRARY_NAMES: dict[str, str] = {
@@ -84,22 +92,29 @@ LIBRARY_NAMES: dict[str, str] = {
 LIBRARY_NOTE = ("contrib.slim's own code, from the tf_slim library (pip install tf-slim, or "
                 "tf1compat[slim])")
 
-# contrib modules that are a tf1compat module outside tf1compat.contrib: name -> module.
+# contrib modules served by a tf1compat module of their own: name -> module.
 # contrib.learn's MNIST reader is the one `tensorflow.examples.tutorials.mnist.input_data`
-# re-exported, which tf1compat.tutorials.mnist stands for.
+# re-exported, which tf1compat.tutorials.mnist stands for. The projector's config messages are
+# TensorBoard's (same fields as TF 1.x's); tf1compat's module adds TF 1.x's
+# visualize_embeddings(summary_writer, config).
 MODULE_HOMES: dict[str, str] = {
     "learn.datasets.mnist": "tf1compat.tutorials.mnist",
     "learn.python.learn.datasets.mnist": "tf1compat.tutorials.mnist",
+    "tensorboard.plugins.projector": "tf1compat.contrib.projector",
     # the module files of contrib.learn.preprocessing, as deep paths import them
     "learn.preprocessing.text": "tf1compat.contrib.vocabulary_processor",
     "learn.preprocessing.categorical_vocabulary": "tf1compat.contrib.categorical_vocabulary",
 }
 MODULE_HOME_NOTE = ("contrib.learn's MNIST reader, the one tensorflow.examples.tutorials.mnist."
                      "input_data re-exported; local files only, it never downloads")
-MODULE_HOME_NOTES: dict[str, str] = {
-    name: "contrib.learn's text preprocessing module (pure Python); restore() reads the "
-          "pickles TF 1.15 saved"
-    for name in ("learn.preprocessing.text", "learn.preprocessing.categorical_vocabulary")}
+MODULE_HOME_NOTES: dict[str, str] = {  # a module's own note, where it is not the MNIST reader
+    **{name: "contrib.learn's text preprocessing module (pure Python); restore() reads the "
+             "pickles TF 1.15 saved"
+       for name in ("learn.preprocessing.text", "learn.preprocessing.categorical_vocabulary")},
+    "tensorboard.plugins.projector": "TensorBoard's projector messages (pip install tensorboard, "
+                                     "or tf1compat[projector]) with TF 1.x's "
+                                     "visualize_embeddings(summary_writer, config)",
+}
 
 # Why a name TensorFlow's upgrade tool does convert is replaced here instead.
 _KERAS_3 = ("TensorFlow's upgrade tool rewrites it to {}, which under Keras 3 fails on TF1 "
@@ -146,6 +161,10 @@ UNSUPPORTED: dict[str, str] = {
               "logits first, so pass both by keyword",
     "slim.losses": "use tf.compat.v1.losses.<name>(labels, logits, ...): slim.losses was "
                    "contrib.losses, which took the logits first, so pass both by keyword",
+    "opt.ScipyOptimizerInterface": "not served by tf1compat: call scipy.optimize.minimize "
+                                   "yourself with a function that feeds the variables' values "
+                                   "and runs the loss and tf.gradients in the session, or use "
+                                   "tfp.optimizer.lbfgs_minimize (TensorFlow Probability)",
     "learn": "tf.contrib.learn has no successor in TF 2.21: rewrite the model with "
              "tf.compat.v1 graph code, tf.estimator (served by tf1compat.estimator) or Keras",
 }

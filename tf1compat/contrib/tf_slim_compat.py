@@ -5,7 +5,10 @@ What breaks on TF 2.14+ is two names: tf_slim's modules read
 moved out of that module (they are `tf.Tensor` and `tf.IndexedSlices`). Each
 tf_slim module that reads them gets its own view of `ops` with both
 restored; TensorFlow's module itself is left as
-it is, so nothing outside tf_slim sees a change.
+it is, so nothing outside tf_slim sees a change. tf_slim's batch_norm reads
+`BatchNormalization` from a module whose lazy path TF 2.21 points to a place
+tf_keras no longer has: it gets a view of that module that finds the class.
+tf_slim's arg_scope is made one with tf1compat's (`tf_slim_arg_scope`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import importlib
 import sys
 import types
 from typing import Any
+
+from tf1compat.contrib.tf_slim_arg_scope import share as share_arg_scope
 
 # tf_slim's modules that read those names (found by reading tf_slim 1.1.0).
 _READERS = ("tf_slim.learning", "tf_slim.layers.optimizers", "tf_slim.layers.utils",
@@ -35,6 +40,31 @@ class _OpsView(types.ModuleType):
         return getattr(self._ops, name)
 
 
+class _NormalizationView(types.ModuleType):
+    """`tensorflow.python.layers.normalization` as tf_slim's batch_norm expects it.
+
+    TF 2.21's module forwards `BatchNormalization` to `tf_keras.legacy_tf_layers`, a path
+    tf_keras 2.21 keeps under `tf_keras.src`; the class there is TF 1.x's `tf.layers` one.
+    """
+
+    def __init__(self, module: types.ModuleType):
+        super().__init__(module.__name__, module.__doc__)
+        self.__dict__["_module"] = module
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("BatchNormalization", "BatchNorm"):
+            try:
+                legacy = importlib.import_module("tf_keras.src.legacy_tf_layers.normalization")
+            except ImportError:
+                from tf1compat.layers import LEGACY_KERAS_HINT
+
+                raise ModuleNotFoundError(f"tf_slim's batch_norm (slim.nets' batch-normalized "
+                                          f"nets) needs legacy Keras: {LEGACY_KERAS_HINT}",
+                                          name="tf_keras") from None
+            return legacy.BatchNormalization
+        return getattr(self._module, name)
+
+
 @functools.lru_cache(maxsize=None)
 def load() -> types.ModuleType:
     """`tf_slim`, imported once, its readers of the moved names given a view that has them.
@@ -46,6 +76,10 @@ def load() -> types.ModuleType:
     from tensorflow.python.framework import ops
 
     tf_slim = importlib.import_module("tf_slim")
+    share_arg_scope(importlib.import_module("tf_slim.ops.arg_scope"))
+    layers = importlib.import_module("tf_slim.layers.layers")
+    if not isinstance(layers.normalization_layers, _NormalizationView):
+        layers.normalization_layers = _NormalizationView(layers.normalization_layers)
     if not all(hasattr(ops, name) for name in _MOVED):
         view = _OpsView(ops, tf)
         for name in _READERS:

@@ -77,7 +77,7 @@ def classify(path: str) -> Symbol:
             for module, home in registry.MODULE_HOMES.items():  # a name in a served module
                 if name.startswith(module + "."):
                     return Symbol("replaced", home + name[len(module):],
-                                  registry.MODULE_HOME_NOTE)
+                                  registry.lookup(module).note)
             return Symbol("replaced", "tf1compat." + path)
         return Symbol(entry.served.value, entry.target, entry.note)
     for prefix, module in SERVED_MODULES.items():

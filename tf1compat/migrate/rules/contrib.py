@@ -241,7 +241,7 @@ class ContribRule(Rule):
                     alias = alias.with_changes(name=cst.parse_expression(home))
                     self._report(namespace, original_node, Kind.CHANGED,
                                  f"import {module} -> import {home}: "
-                                 f"{registry.MODULE_HOME_NOTE}")
+                                 f"{registry.lookup(namespace).note}")
                 else:
                     target = self._served_import(module, namespace, (), original_node)
                     alias = alias if target is None else alias.with_changes(name=target)
@@ -276,10 +276,9 @@ class ContribRule(Rule):
         namespace = module[len("tensorflow.contrib."):] if module != "tensorflow.contrib" else ""
         home = self._module_home(namespace, updated_node)
         if home is not None:
-            module_home, names = home
+            module_home, names, note = home
             self._report(module, original_node, Kind.CHANGED,
-                         f"from {module} import ... -> from {module_home} import ...: "
-                         f"{registry.MODULE_HOME_NOTE}")
+                         f"from {module} import ... -> from {module_home} import ...: {note}")
             return updated_node.with_changes(module=cst.parse_expression(module_home),
                                              names=names)
         names = ("*",) if isinstance(updated_node.names, cst.ImportStar) else \
@@ -289,14 +288,14 @@ class ContribRule(Rule):
 
     @staticmethod
     def _module_home(namespace: str, node: cst.ImportFrom):
-        """(module, names) when the import is of a contrib module tf1compat serves elsewhere.
+        """(module, names, note) when the import is of a contrib module tf1compat serves elsewhere.
 
         `from tensorflow.contrib.learn.python.learn.datasets.mnist import read_data_sets` ->
         `from tf1compat.tutorials.mnist import read_data_sets`; `from ...datasets import mnist`
         -> `from tf1compat.tutorials import mnist` (every name imported must be such a module).
         """
         if namespace in registry.MODULE_HOMES:
-            return registry.MODULE_HOMES[namespace], node.names
+            return registry.MODULE_HOMES[namespace], node.names, registry.lookup(namespace).note
         if isinstance(node.names, cst.ImportStar) or not namespace:
             return None
         homes = [registry.MODULE_HOMES.get(f"{namespace}.{alias.name.value}")
@@ -309,7 +308,8 @@ class ContribRule(Rule):
                                              if home.rpartition(".")[2] != alias.name.value
                                              else None))
                  for alias, home in zip(node.names, homes)]
-        return homes[0].rpartition(".")[0], names
+        note = registry.lookup(f"{namespace}.{node.names[0].name.value}").note
+        return homes[0].rpartition(".")[0], names, note
 
 
 def _resolve_module(path: str):
