@@ -71,8 +71,8 @@ def test_namespaces_resolve_through_the_package():
 
 
 @pytest.mark.parametrize("path, words", [
-    ("losses.softmax_cross_entropy", ["tf.contrib.losses.softmax_cross_entropy",
-                                      "pass both by keyword"]),
+    ("opt.ScipyOptimizerInterface", ["tf.contrib.opt.ScipyOptimizerInterface",
+                                     "scipy.optimize.minimize"]),
     ("cudnn_rnn.CudnnLSTM", ["tf.contrib.cudnn_rnn.CudnnLSTM", "CudnnCompatibleLSTMCell"]),
     ("image.rotate", ["tf.contrib.image.rotate", "tfa.image.rotate", "no release for TF 2.21"]),
     ("seq2seq.ScheduledEmbeddingTrainingHelper",

@@ -83,6 +83,7 @@ CASES = (
                                    "train_steps=12,optimizer=momentum,use_bias=false")),
     Case("projector_export.py", args=("{tmp}",)),
     Case("slim_resnet_tiny.py", args=("{tmp}",)),
+    Case("slim_train_eval.py", args=("{tmp}",)),
 )
 
 def printed(stdout: str) -> str:

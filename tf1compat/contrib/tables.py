@@ -77,6 +77,9 @@ LIBRARY_MODULES: dict[str, str] = {
     "slim.metrics": "tf_slim.metrics",
     "slim.model_analyzer": "tf_slim.model_analyzer",
     "slim.summaries": "tf_slim.summaries",
+    # contrib.losses (slim.losses is the same module): logits first, as TF 1.x's
+    "slim.losses": "tf_slim.losses",
+    "losses": "tf_slim.losses",
     # slim.nets: contrib.slim's model definitions (checkpoint variable names as TF 1.x's); their
     # layers share one arg_scope with tf1compat's (tf1compat.contrib.tf_slim_arg_scope)
     "slim.nets": "tf_slim.nets",
@@ -156,11 +159,6 @@ UNSUPPORTED: dict[str, str] = {
     "cudnn_rnn.CudnnGRU": "needs a GPU with cuDNN; on CPU use "
                           "tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell (served) or "
                           "tf.keras.layers.GRU",
-    # contrib.losses (slim.losses) took the logits first: tf.losses is not a drop-in.
-    "losses": "use tf.compat.v1.losses.<name>(labels, logits, ...): contrib.losses took the "
-              "logits first, so pass both by keyword",
-    "slim.losses": "use tf.compat.v1.losses.<name>(labels, logits, ...): slim.losses was "
-                   "contrib.losses, which took the logits first, so pass both by keyword",
     "opt.ScipyOptimizerInterface": "not served by tf1compat: call scipy.optimize.minimize "
                                    "yourself with a function that feeds the variables' values "
                                    "and runs the loss and tf.gradients in the session, or use "
