@@ -57,3 +57,6 @@ def test_run_switches_a_script_to_eager_and_names_what_it_does_not_serve(tmp_pat
     assert "before False\nafter True\nvalue [2.0, 4.0]\n" in result.stdout
     assert "tf.contrib.eager.Saver is not available on TF 2.21" in result.stderr
     assert "tf.compat.v1.train.Checkpoint" in result.stderr
+    # eager code is TF2 code already: the report lists no "no TF2 path" for it
+    assert "tf.contrib.eager.Variable" in result.stderr
+    assert "no TF2 path yet" not in result.stderr
