@@ -57,6 +57,9 @@ def test_run_switches_a_script_to_eager_and_names_what_it_does_not_serve(tmp_pat
     assert "before False\nafter True\nvalue [2.0, 4.0]\n" in result.stdout
     assert "tf.contrib.eager.Saver is not available on TF 2.21" in result.stderr
     assert "tf.compat.v1.train.Checkpoint" in result.stderr
-    # eager code is TF2 code already: the report lists no "no TF2 path" for it
-    assert "tf.contrib.eager.Variable" in result.stderr
-    assert "no TF2 path yet" not in result.stderr
+    # eager code is TF2 code already: the report lists the served names as replaced, not as
+    # graph-mode code with no TF2 path (only the refused Saver is listed there, with its fix)
+    assert "replaced: tf.contrib.eager.Variable -> tf1compat.contrib.eager.Variable" in \
+        result.stderr
+    assert "(graph-mode code)" not in result.stderr
+    assert "    tf.contrib.eager.Saver: tf.contrib.eager.Saver is not available" in result.stderr
