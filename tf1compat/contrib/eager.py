@@ -5,7 +5,7 @@ still has that core: `tfe.Variable` is the resource variable,
 `tfe.implicit_gradients` TensorFlow's `backprop.implicit_grad`,
 `tfe.run_test_in_graph_and_eager_modes` its test decorator. Those are served
 as the same objects. What contrib wrote itself is rewritten here: the
-`Iterator` (a tf.data iterator that refuses graph mode), `tfe.metrics`
+`Iterator` (a tf.data iterator read in sync mode), `tfe.metrics`
 (`tf1compat.contrib.eager_metrics`), `tfe.Network`/`tfe.Sequential`
 (`tf1compat.contrib.eager_network`), and `defun`, which TF 2.21 dropped
 for `tf.function`.

@@ -15,6 +15,9 @@ _LEGACY = "runs on legacy Keras (tf_keras), as tf.compat.v1.nn.rnn_cell does und
 # contrib.eager (tf1compat.contrib.eager): TensorFlow core under contrib's names, and ours.
 _EAGER_METRICS = ("Metric", "Mean", "Accuracy", "CategoricalAccuracy", "BinaryAccuracy",
                   "SparseAccuracy")
+# Values, not callables: the device policies and execution modes enable_eager_execution takes.
+EAGER_CONSTANTS = ("DEVICE_PLACEMENT_EXPLICIT", "DEVICE_PLACEMENT_WARN", "DEVICE_PLACEMENT_SILENT",
+                   "SYNC", "ASYNC")
 EAGER_SERVED = (
     "enable_eager_execution", "executing_eagerly", "in_eager_mode", "Variable", "Iterator",
     "implicit_gradients", "implicit_value_and_gradients", "gradients_function",
@@ -22,8 +25,7 @@ EAGER_SERVED = (
     "list_devices", "py_func", "Checkpoint", "Checkpointable", "custom_gradient",
     "make_template", "run_test_in_graph_and_eager_modes", "run_all_tests_in_graph_and_eager_modes",
     "Network", "Sequential", "get_optimizer_variables", "EagerVariableStore", "TensorSpec",
-    "DEVICE_PLACEMENT_EXPLICIT", "DEVICE_PLACEMENT_WARN", "DEVICE_PLACEMENT_SILENT", "SYNC",
-    "ASYNC", "execution_mode", "set_execution_mode", "async_wait", "async_clear_error", "run",
+    *EAGER_CONSTANTS, "execution_mode", "set_execution_mode", "async_wait", "async_clear_error", "run",
     "metrics", *(f"metrics.{name}" for name in _EAGER_METRICS))
 _EAGER_CALLBACKS = ("TF 2.21 has no eager execution callbacks: tf.debugging."
                     "enable_check_numerics() stops at the first op producing inf or NaN")
