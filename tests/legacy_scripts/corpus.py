@@ -75,6 +75,7 @@ CASES = (
     Case("ps_sync_replicas.py", args=("{tmp}",),
          varies="how many runs the hook sees before the last step depends on timing: it "
                 "prints whether it saw at least 20"),
+    Case("eager_linear_regression.py"),
     Case("flags_shared.py", args=("--steps", "3", "--batch_size", "8", "--optimizer",
                                   "momentum", "--learning_rate", "0.25", "extra1", "extra2"),
          extras=("flags_common.py",)),

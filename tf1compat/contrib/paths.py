@@ -16,6 +16,9 @@ from __future__ import annotations
 _SELF_NAMED = {"slim": ("data",), "learn": ()}
 # Public subpackages kept under a self-named package: `slim.nets.resnet_v1`, `learn.datasets`.
 _KEPT_SUBPACKAGES = {"slim": ("nets",), "learn": ("datasets", "preprocessing")}
+# Module files that are a public namespace of their package, or the package itself (""):
+# contrib.eager's names live in `eager/python/tfe.py`, its metrics in `metrics.py`.
+_NAMED_MODULES = {"eager": {"tfe": "", "metrics": "metrics", "metrics_impl": "metrics"}}
 
 
 def public_name(raw: str) -> str:
@@ -29,6 +32,8 @@ def public_name(raw: str) -> str:
     'learn.datasets.mnist'
     >>> public_name('layers.python.layers.initializers.xavier_initializer')
     'layers.xavier_initializer'
+    >>> public_name('eager.python.tfe.metrics.Mean'), public_name('eager.python.tfe')
+    ('eager.metrics.Mean', 'eager')
     """
     parts = raw.split(".")
     if "python" not in parts[1:]:
@@ -36,6 +41,9 @@ def public_name(raw: str) -> str:
     at = parts.index("python")
     namespace, rest = parts[:at], parts[at + 1:]
     top = namespace[0]
+    named = _NAMED_MODULES.get(top, {})
+    if rest[:1] and rest[0] in named:
+        return _trim(namespace + ([named[rest[0]]] if named[rest[0]] else []) + rest[1:])
     if top in _SELF_NAMED and rest[:1] == [top]:
         rest = rest[1:]
         if rest[:1] and rest[0] in _SELF_NAMED[top]:

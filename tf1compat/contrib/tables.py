@@ -15,6 +15,41 @@ _RNN_CELLS = "tf.compat.v1.nn.rnn_cell."
 LEGACY_HOMES = (_RNN_CELLS, _V1 + "layers.")
 _LEGACY = "runs on legacy Keras (tf_keras), as tf.compat.v1.nn.rnn_cell does under Keras 3"
 
+# contrib.eager (tf1compat.contrib.eager): TensorFlow core under contrib's names, and ours.
+_EAGER_METRICS = ("Metric", "Mean", "Accuracy", "CategoricalAccuracy", "BinaryAccuracy",
+                  "SparseAccuracy")
+# Values, not callables: the device policies and execution modes enable_eager_execution takes.
+EAGER_CONSTANTS = ("DEVICE_PLACEMENT_EXPLICIT", "DEVICE_PLACEMENT_WARN", "DEVICE_PLACEMENT_SILENT",
+                   "SYNC", "ASYNC")
+EAGER_SERVED = (
+    "enable_eager_execution", "executing_eagerly", "in_eager_mode", "Variable", "Iterator",
+    "implicit_gradients", "implicit_value_and_gradients", "gradients_function",
+    "value_and_gradients_function", "GradientTape", "defun", "function", "num_gpus",
+    "list_devices", "py_func", "Checkpoint", "Checkpointable", "custom_gradient",
+    "make_template", "run_test_in_graph_and_eager_modes", "run_all_tests_in_graph_and_eager_modes",
+    "Network", "Sequential", "get_optimizer_variables", "EagerVariableStore", "TensorSpec",
+    *EAGER_CONSTANTS, "execution_mode", "set_execution_mode", "async_wait", "async_clear_error", "run",
+    "metrics", *(f"metrics.{name}" for name in _EAGER_METRICS))
+_EAGER_CALLBACKS = ("TF 2.21 has no eager execution callbacks: tf.debugging."
+                    "enable_check_numerics() stops at the first op producing inf or NaN")
+EAGER_UNSUPPORTED: dict[str, str] = {
+    "eager.Saver": "TF 2.21's tf.compat.v1.train.Saver refuses eager execution: save the "
+                   "variables with tf.compat.v1.train.Checkpoint(**variables) (tfe.Checkpoint, "
+                   "served), which also reads checkpoints tfe.Saver wrote",
+    "eager.restore_variables_on_create": "not served: restore with tf.compat.v1.train."
+                                         "Checkpoint(...).restore(path), which restores "
+                                         "variables as they are created",
+    **{f"eager.{name}": "not served (TF 1.15 deprecated it): save and restore the network with "
+                        "tf.compat.v1.train.Checkpoint(model=network)"
+       for name in ("save_network_checkpoint", "restore_network_checkpoint")},
+    **{f"eager.{name}": _EAGER_CALLBACKS for name in (
+        "add_execution_callback", "clear_execution_callbacks", "errstate", "ExecutionCallback",
+        "inf_callback", "inf_nan_callback", "nan_callback", "seterr")},
+    **{f"eager.{name}": "remote eager execution is not served: use tf.config."
+                        "experimental_connect_to_cluster (TF2)"
+       for name in ("connect_to_remote_host", "enable_remote_eager_execution", "set_server_def")},
+}
+
 # Replacements written here: namespace -> names (each one is tf1compat.contrib.<namespace>.<name>).
 REPLACED: dict[str, tuple[str, ...]] = {
     "layers": ("flatten", "fully_connected", "linear", "relu", "conv2d", "convolution2d",
@@ -46,6 +81,7 @@ REPLACED: dict[str, tuple[str, ...]] = {
     "crf": ("crf_sequence_score", "crf_log_norm", "crf_log_likelihood", "crf_unary_score",
             "crf_binary_score", "crf_multitag_sequence_score", "viterbi_decode", "crf_decode",
             "CrfForwardRnnCell", "CrfDecodeForwardRnnCell", "CrfDecodeBackwardRnnCell"),
+    "eager": EAGER_SERVED,
 }
 
 # Replacements living outside tf1compat.contrib.<namespace>: name -> the tf1compat object.
@@ -153,6 +189,7 @@ MAPPED: dict[str, tuple[str, str]] = {
 
 # Names with no home; the note names what to use instead.
 UNSUPPORTED: dict[str, str] = {
+    **EAGER_UNSUPPORTED,
     "cudnn_rnn.CudnnLSTM": "needs a GPU with cuDNN; on CPU use "
                            "tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell (served) or "
                            "tf.keras.layers.LSTM",

@@ -39,7 +39,8 @@ def build(*, spec, exit_code: int, status: str, legacy_keras: Optional[str],
             no_path[f"tf.{name}"] = note
     for name, symbol in sorted(usage.symbols.items()):
         if symbol.status == "replaced" and name.startswith("contrib.") and \
-                not symbol.target.startswith("tf1compat.tutorials."):  # plain NumPy readers
+                not symbol.target.startswith("tf1compat.tutorials.") and \
+                not name.startswith("contrib.eager."):  # NumPy readers; eager code is TF2's
             no_path.setdefault(f"tf.{name}", "replaced by tf1compat (graph-mode code); "
                                              "no TF2 path yet")
     for name, why in usage.missing.items():
