@@ -28,7 +28,7 @@ REPLACED: dict[str, tuple[str, ...]] = {
                   "get_variables_by_suffix", "get_unique_variable", "variable", "model_variable",
                   "local_variable", "add_model_variable", "arg_scope", "add_arg_scope",
                   "has_arg_scope", "arg_scoped_arguments", "assign_from_checkpoint_fn"),
-    "rnn": ("LSTMBlockCell",),
+    "rnn": ("LSTMBlockCell", "LayerNormBasicLSTMCell"),
     "seq2seq": ("sequence_loss", "Helper", "TrainingHelper", "GreedyEmbeddingHelper", "Decoder",
                 "BasicDecoder", "BasicDecoderOutput", "dynamic_decode", "tile_batch",
                 "AttentionMechanism", "BahdanauAttention", "LuongAttention", "AttentionWrapper",
