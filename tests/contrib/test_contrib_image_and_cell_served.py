@@ -1,5 +1,6 @@
-"""contrib.image is served by one table: each spelling scripts use resolves under `run` and is
-rewritten by `migrate`; bad input fails naming the argument; unserved names say so."""
+"""contrib.image and rnn.LayerNormBasicLSTMCell are served by one table: each spelling scripts
+use resolves under `run` and is rewritten by `migrate`; bad input fails naming the argument;
+unserved names say so."""
 
 import numpy as np
 import pytest
@@ -72,3 +73,28 @@ def test_unknown_rank_images_are_refused_as_tf1_did(graph):
 
     with pytest.raises(TypeError, match="rank of images must be known"):
         image.rotate(tf.compat.v1.placeholder(tf.float32), 0.3)
+
+
+CELL_SPELLINGS = ["attr:rnn.LayerNormBasicLSTMCell", "from:rnn:LayerNormBasicLSTMCell",
+                  "from:rnn.python.ops.rnn_cell:LayerNormBasicLSTMCell"]
+
+
+def test_layer_norm_basic_lstm_cell_is_served_by_run_and_migrate():
+    said = verdict("rnn.LayerNormBasicLSTMCell", CELL_SPELLINGS)
+    assert (said["run"], said["migrate"]) == ("yes", "yes"), said
+    assert registry.lookup("rnn.LayerNormBasicLSTMCell").served is registry.Served.REPLACED
+    from tf1compat.contrib import rnn
+
+    assert registry.deep_attribute("rnn.python.ops.rnn_cell.LayerNormBasicLSTMCell") is \
+        rnn.LayerNormBasicLSTMCell
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"num_units": 0}, "num_units=0; accepted: a positive int"),
+    ({"num_units": 4, "dropout_keep_prob": 1.5}, r"dropout_keep_prob=1.5; accepted: .*\(0, 1\]"),
+])
+def test_layer_norm_basic_lstm_cell_bad_arguments_are_named(kwargs, words):
+    from tf1compat.contrib import rnn
+
+    with pytest.raises(ValueError, match=words):
+        rnn.LayerNormBasicLSTMCell(**kwargs)
