@@ -56,7 +56,8 @@ grads = tf.gradients(
 with tf.Session() as sess:
     values = sess.run({"nearest": nearest, "bilinear": bilinear, "helpers": helpers,
                        "composed_image": composed_image, "grads": grads})
-values["dtypes"] = {"uint8": nearest["uint8"].dtype.name, "gray": bilinear["rotate_gray"].dtype.name}
+values["dtypes"] = {"uint8": nearest["uint8"].dtype.name,
+                    "gray": bilinear["rotate_gray"].dtype.name}
 
 
 def listed(value):
