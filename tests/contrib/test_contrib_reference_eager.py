@@ -130,6 +130,11 @@ outputs = net(inputs)
 optimizer = tf.train.GradientDescentOptimizer(0.1)
 grad = tfe.implicit_gradients(lambda: tf.reduce_sum(tf.square(net(inputs) - 1.)))
 optimizer.apply_gradients(grad())
+momentum = tf.train.MomentumOptimizer(0.1, 0.9)
+momentum.apply_gradients(grad())
+slots = tfe.get_optimizer_variables(momentum)
+out["optimizer_variables"] = [len(slots), sorted(v.shape.as_list() for v in slots),
+                              sorted(float(v.numpy().sum()) for v in slots)]
 out["network"] = [outputs.numpy().tolist(), len(net.variables), len(net.layers),
                   len(net.trainable_weights), net(inputs).numpy().tolist(),
                   attempt(lambda: net.track_layer("not a layer"))]

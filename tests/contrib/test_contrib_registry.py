@@ -38,7 +38,8 @@ def test_the_table_covers_the_common_contrib_names():
             Served.REPLACED, "cudnn_rnn.CudnnCompatibleLSTMCell": Served.REPLACED,
         "cudnn_rnn.CudnnCompatibleGRUCell": Served.REPLACED,
         "cudnn_rnn.CudnnLSTM": Served.UNSUPPORTED, "layers.layer_norm": Served.REPLACED,
-        "image.rotate": Served.UNSUPPORTED,
+        "image.rotate": Served.REPLACED, "image.dense_image_warp": Served.UNSUPPORTED,
+        "rnn.LayerNormBasicLSTMCell": Served.REPLACED,
     }
     for name, served in expected.items():
         assert registry.lookup(name).served is served, name
@@ -77,7 +78,8 @@ def test_namespaces_resolve_through_the_package():
     ("opt.ScipyOptimizerInterface", ["tf.contrib.opt.ScipyOptimizerInterface",
                                      "scipy.optimize.minimize"]),
     ("cudnn_rnn.CudnnLSTM", ["tf.contrib.cudnn_rnn.CudnnLSTM", "CudnnCompatibleLSTMCell"]),
-    ("image.rotate", ["tf.contrib.image.rotate", "tfa.image.rotate", "no release for TF 2.21"]),
+    ("image.dense_image_warp", ["tf.contrib.image.dense_image_warp", "tfa.image.dense_image_warp",
+                                "no release for TF 2.21"]),
     ("seq2seq.ScheduledEmbeddingTrainingHelper",
      ["tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper", "tfa.seq2seq"]),
     ("learn.Estimator", ["tf.contrib.learn.Estimator", "no successor"]),

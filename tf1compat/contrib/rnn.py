@@ -10,7 +10,8 @@ is replaced by a cell with the same contract (TF 1.x `lstm_ops.py`):
 - c' = sigmoid(f + forget_bias) * c + sigmoid(i) * tanh(j), clipped to
   [-cell_clip, cell_clip] when cell_clip > 0; h' = tanh(c') * sigmoid(o);
 - state `LSTMStateTuple(c, h)`, output h.
-Peepholes (use_peephole=True) are not served.
+Peepholes (use_peephole=True) are not served. `LayerNormBasicLSTMCell` is
+replaced too (tf1compat.contrib.layer_norm_lstm_cell).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 
 from tf1compat.contrib import registry
 
-__all__ = ["LSTMBlockCell"]
+__all__ = ["LSTMBlockCell", "LayerNormBasicLSTMCell"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -67,4 +68,8 @@ def lstm_block_cell_class() -> type:
 def __getattr__(name: str) -> Any:
     if name == "LSTMBlockCell":
         return lstm_block_cell_class()
+    if name == "LayerNormBasicLSTMCell":
+        from tf1compat.contrib.layer_norm_lstm_cell import layer_norm_basic_lstm_cell_class
+
+        return layer_norm_basic_lstm_cell_class()
     return registry.attribute("rnn", name)

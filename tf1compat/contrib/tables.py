@@ -63,7 +63,7 @@ REPLACED: dict[str, tuple[str, ...]] = {
                   "get_variables_by_suffix", "get_unique_variable", "variable", "model_variable",
                   "local_variable", "add_model_variable", "arg_scope", "add_arg_scope",
                   "has_arg_scope", "arg_scoped_arguments", "assign_from_checkpoint_fn"),
-    "rnn": ("LSTMBlockCell",),
+    "rnn": ("LSTMBlockCell", "LayerNormBasicLSTMCell"),
     "seq2seq": ("sequence_loss", "Helper", "TrainingHelper", "GreedyEmbeddingHelper", "Decoder",
                 "BasicDecoder", "BasicDecoderOutput", "dynamic_decode", "tile_batch",
                 "AttentionMechanism", "BahdanauAttention", "LuongAttention", "AttentionWrapper",
@@ -82,6 +82,9 @@ REPLACED: dict[str, tuple[str, ...]] = {
             "crf_binary_score", "crf_multitag_sequence_score", "viterbi_decode", "crf_decode",
             "CrfForwardRnnCell", "CrfDecodeForwardRnnCell", "CrfDecodeBackwardRnnCell"),
     "eager": EAGER_SERVED,
+    "image": ("transform", "translate", "rotate", "translations_to_projective_transforms",
+              "angles_to_projective_transforms", "compose_transforms",
+              "flat_transforms_to_matrices", "matrices_to_flat_transforms"),
 }
 
 # Replacements living outside tf1compat.contrib.<namespace>: name -> the tf1compat object.
@@ -169,6 +172,11 @@ REPLACED_NOTES: dict[str, str] = {
                          "(a truncated normal of stddev sqrt(1.3 * factor / n))"
        for name in ("xavier_initializer", "xavier_initializer_conv2d",
                     "variance_scaling_initializer")},
+    **{f"image.{name}": "TensorFlow's upgrade table moves it to TensorFlow Addons (no release "
+                        "for TF 2.21); served on TF 2.21's own ImageProjectiveTransformV2, the "
+                        "kernel contrib.image ran"
+       for name in ("transform", "rotate", "compose_transforms",
+                    "angles_to_projective_transforms", "matrices_to_flat_transforms")},
 }
 
 # Mappings TensorFlow's table lacks (or gets wrong for TF 2.21): name -> (target, note).
