@@ -62,14 +62,14 @@ def test_unsupported_and_unknown_names_are_left_and_say_what_to_use():
     code = ("import tensorflow as tf\n"
             "y = tf.contrib.opt.ScipyOptimizerInterface(x)\n"
             "z = tf.contrib.nosuch.thing(x)\n"
-            "r = tf.contrib.image.rotate(x, 1.0)\n"
+            "r = tf.contrib.image.dense_image_warp(x, f)\n"
             "s = tf.contrib.data.StatsAggregator()\n")
     migrated, findings = rewrite(code)
     assert "tf.contrib.opt.ScipyOptimizerInterface(x)" in migrated and "tf.contrib.nosuch" in migrated
     messages = {f.line: f.message for f in findings if f.kind is Kind.NOT_CONVERTED}
     assert "scipy.optimize.minimize" in messages[2]
     assert "no replacement is known" in messages[3]
-    assert "tfa.image.rotate" in messages[4]
+    assert "tfa.image.dense_image_warp" in messages[4]
     assert "tf.data.experimental.StatsAggregator, which TF 2.21 does not have" in messages[5]
 
 
