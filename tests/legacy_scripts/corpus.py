@@ -85,6 +85,8 @@ CASES = (
     Case("projector_export.py", args=("{tmp}",)),
     Case("slim_resnet_tiny.py", args=("{tmp}",)),
     Case("slim_train_eval.py", args=("{tmp}",)),
+    # 40 Adam steps take the loss to 0.0085, where float round-off shows in the 5th decimal
+    Case("seq2seq_attention_beam.py", atol=5e-5),
 )
 
 def printed(stdout: str) -> str:
