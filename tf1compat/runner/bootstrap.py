@@ -143,14 +143,15 @@ def _known_cause(error: BaseException) -> Optional[str]:
     """What a TensorFlow error means in the script's terms, when it is one run knows."""
     from tf1compat.shared.device_errors import translate
 
+    if translate(error, (), DEVICE_FIX) is None:
+        return None  # not a device error: leave the runtime alone (listing devices starts it)
     try:
         import tensorflow as tf
 
         devices = [device.name for device in tf.config.list_logical_devices()]
     except Exception:  # noqa: BLE001 - the runtime may be what failed; name no devices then
         devices = []
-    translated = translate(error, devices, DEVICE_FIX)
-    return str(translated) if translated is not None else None
+    return str(translate(error, devices, DEVICE_FIX))
 
 
 class _Run:
