@@ -33,8 +33,8 @@ PS_TASK = """
 
 LOOP = """
     import os, sys, time
-    print("looping", os.getpid(), flush=True)
-    try:
+    try:  # announced inside the try: a SIGINT right after the line still lands in it
+        print("looping", os.getpid(), flush=True)
         while True:
             sum(range(1000))
     except KeyboardInterrupt:
