@@ -27,8 +27,39 @@ def _rewrite_sensitive(path: Path) -> bool:
     return any(relative == entry or relative.startswith(entry) for entry in REWRITE_SENSITIVE)
 
 
+# The helpers that run TensorFlow 1.15 (through tf1_reference/recorded.py): a test module that
+# uses one is marked `tf1_reference`, which tf1_reference/regenerate.py selects.
+REFERENCE_HELPERS = ("tf1_reference", "tf1_reference.recorded", "contrib.three_ways",
+                     "contrib.seq2seq_reference", "estimator.reference", "estimator.clusters",
+                     "tf0_cases")
+
+
+def _uses_the_reference(module) -> bool:
+    for value in vars(module).values():
+        name = getattr(value, "__name__", None) if isinstance(value, type(pytest)) \
+            else getattr(value, "__module__", None)
+        if name in REFERENCE_HELPERS:
+            return True
+    return False
+
+
+def pytest_addoption(parser):
+    parser.addoption("--tf1-live", action="store_true",
+                     help="run every TensorFlow 1.15 reference run live and hold it against "
+                          "its record (TF1COMPAT_TF1_LIVE=1)")
+
+
+def pytest_configure(config):
+    if config.getoption("--tf1-live"):
+        os.environ["TF1COMPAT_TF1_LIVE"] = "1"
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
+        module = getattr(item, "module", None)
+        if "tf1_python" in getattr(item, "fixturenames", ()) or (
+                module is not None and _uses_the_reference(module)):
+            item.add_marker(pytest.mark.tf1_reference)
         # Every test that needs the MiniDFS cluster runs in one xdist worker
         # (with --dist loadgroup), so the suite starts one cluster, not one per worker.
         if "minidfs" in getattr(item, "fixturenames", ()):

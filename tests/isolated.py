@@ -14,6 +14,8 @@ import textwrap
 from pathlib import Path
 from typing import Any, Optional
 
+from budgets import budget
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -27,9 +29,11 @@ def python_env(extra: Optional[dict[str, str]] = None) -> dict[str, str]:
 
 def run_python(source: str, *, env: Optional[dict[str, str]] = None, timeout: float = 240,
                check: bool = True) -> subprocess.CompletedProcess:
-    """Runs `source` (dedented) with `python -c` in a fresh process."""
+    """Runs `source` (dedented) with `python -c` in a fresh process; `timeout` is for an idle
+    machine, stretched by the load (budgets.py)."""
     result = subprocess.run([sys.executable, "-c", textwrap.dedent(source)],
-                            capture_output=True, text=True, timeout=timeout,
+                            capture_output=True, text=True,
+                            timeout=budget(timeout, floor=timeout),
                             env=python_env(env), cwd=str(REPO_ROOT))
     if check and result.returncode != 0:
         raise AssertionError(f"child exited {result.returncode}\nstdout:\n{result.stdout}\n"
@@ -41,7 +45,8 @@ def run_script(path: Path, *args: str, env: Optional[dict[str, str]] = None,
                timeout: float = 240) -> subprocess.CompletedProcess:
     """Runs a Python file in a fresh process (so tracebacks and frames name the file)."""
     return subprocess.run([sys.executable, str(path), *args], capture_output=True, text=True,
-                          timeout=timeout, env=python_env(env), cwd=str(REPO_ROOT))
+                          timeout=budget(timeout, floor=timeout), env=python_env(env),
+                          cwd=str(REPO_ROOT))
 
 
 def last_json(result: subprocess.CompletedProcess) -> Any:
@@ -61,5 +66,6 @@ def run_cli(*args: str, env: Optional[dict[str, str]] = None,
             timeout: float = 240) -> subprocess.CompletedProcess:
     """Runs the `tf1compat` command line (through `python -m`) in a fresh process."""
     return subprocess.run([sys.executable, "-m", "tf1compat.cli.main", *args],
-                          capture_output=True, text=True, timeout=timeout,
+                          capture_output=True, text=True,
+                          timeout=budget(timeout, floor=timeout),
                           env=python_env(env), cwd=str(REPO_ROOT))

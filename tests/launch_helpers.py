@@ -11,6 +11,7 @@ import textwrap
 import time
 from pathlib import Path
 
+from budgets import budget, describe
 from isolated import REPO_ROOT, python_env
 
 STARTED = re.compile(r"started (\S+) pid (\d+) at (\S+)")
@@ -39,8 +40,9 @@ def alive(pid: int) -> bool:
 
 
 def wait_gone(pids, timeout: float = 20.0) -> list[int]:
-    """Waits for every pid to end; returns those still alive after `timeout`."""
-    deadline = time.monotonic() + timeout
+    """Waits for every pid to end; returns those still alive after `timeout` (an idle
+    machine's figure, stretched by the load: budgets.py)."""
+    deadline = time.monotonic() + budget(timeout, floor=timeout)
     while time.monotonic() < deadline:
         left = [pid for pid in pids if alive(pid)]
         if not left:
@@ -50,13 +52,15 @@ def wait_gone(pids, timeout: float = 20.0) -> list[int]:
 
 
 def read_until(process: subprocess.Popen, pattern: str, timeout: float, lines: list) -> re.Match:
-    """Reads output lines into `lines` until one matches `pattern` (or fails on timeout/EOF)."""
+    """Reads output lines into `lines` until one matches `pattern`; fails at EOF or when
+    the budget for `timeout` (seconds on an idle machine: budgets.py) runs out."""
     import selectors
 
     compiled = re.compile(pattern)
     selector = selectors.DefaultSelector()
     selector.register(process.stdout, selectors.EVENT_READ)
-    deadline = time.monotonic() + timeout
+    started = time.monotonic()
+    deadline = started + budget(timeout)
     while time.monotonic() < deadline:
         if not selector.select(timeout=0.2):
             continue
@@ -67,7 +71,8 @@ def read_until(process: subprocess.Popen, pattern: str, timeout: float, lines: l
         match = compiled.search(line)
         if match:
             return match
-    raise AssertionError(f"no line matching {pattern!r} within {timeout} s; output:\n"
+    raise AssertionError(f"no line matching {pattern!r}: "
+                         f"{describe(time.monotonic() - started, timeout)}; output:\n"
                          + "\n".join(lines[-60:]))
 
 
@@ -81,14 +86,18 @@ def task_pids(lines) -> dict[str, int]:
 
 
 def finish(process: subprocess.Popen, timeout: float, lines: list) -> int:
-    """Collects the rest of the output and the exit status (kills the group on timeout)."""
+    """Collects the rest of the output and the exit status (kills the group when the budget
+    for `timeout`, seconds on an idle machine, runs out)."""
+    started = time.monotonic()
     try:
-        rest, _ = process.communicate(timeout=timeout)
+        rest, _ = process.communicate(timeout=budget(timeout))
     except subprocess.TimeoutExpired:
         kill_group(process)
         rest, _ = process.communicate()
         lines.extend(rest.splitlines())
-        raise AssertionError("launch ran past its time; output:\n" + "\n".join(lines[-60:]))
+        raise AssertionError(f"launch ran past its time: "
+                             f"{describe(time.monotonic() - started, timeout)}; output:\n"
+                             + "\n".join(lines[-60:]))
     lines.extend(rest.splitlines())
     return process.returncode
 

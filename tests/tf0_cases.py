@@ -7,7 +7,6 @@ longer has the 0.x names). The script prints every output as JSON.
 """
 
 import os
-import subprocess
 
 import numpy as np
 
@@ -152,8 +151,10 @@ def run_reference(path, env):
     # which would turn TF 1.15 eager; and this checkout's PYTHONPATH is not TF 1.15's.
     clean = {key: os.environ[key] for key in ("PATH", "HOME", "LANG", "TMPDIR")
              if key in os.environ}
-    result = subprocess.run([python, str(path)], capture_output=True, text=True, timeout=600,
-                            env=dict(clean, TF_CPP_MIN_LOG_LEVEL="2", **env))
+    from tf1_reference import recorded
+
+    result = recorded.run(python, [str(path)], cwd=path.parent, timeout=600, outputs=(),
+                          env=dict(clean, TF_CPP_MIN_LOG_LEVEL="2", **env))
     assert result.returncode == 0, result.stderr[-4000:]
     return last_json(result)
 

@@ -95,8 +95,14 @@ def run_case(case: str, world: str, extra_env: dict | None = None) -> dict:
     else:
         env["PYTHONPATH"] = str(REPO_ROOT)
         python = sys.executable
-    result = subprocess.run([python, "-c", script(case, world)], capture_output=True, text=True,
-                            timeout=300, env=env, cwd="/tmp")
+    if world == "tf1":
+        from tf1_reference import recorded
+
+        result = recorded.run(python, ["-c", script(case, world)], cwd="/tmp", env=env,
+                              timeout=300, outputs=())
+    else:
+        result = subprocess.run([python, "-c", script(case, world)], capture_output=True,
+                                text=True, timeout=300, env=env, cwd="/tmp")
     if result.returncode != 0:
         raise AssertionError(f"{world} run failed ({result.returncode}):\n{result.stderr[-6000:]}")
     lines = [line for line in result.stdout.splitlines() if line.startswith("{")]

@@ -99,7 +99,7 @@ print("RESULT " + json.dumps({
 def test_a_processor_saved_by_tf_1_15_restores_here(tmp_path):
     script = tmp_path / "save.py"
     script.write_text(textwrap.dedent(SAVE))
-    saved_by_tf1 = reference(script)[0]
+    saved_by_tf1 = reference(script, outputs=["vocab.pickle"])[0]
     restore = tmp_path / "restore.py"
     restore.write_text(RESTORE)
     here = subprocess.run([sys.executable, str(restore), str(tmp_path / "vocab.pickle")],

@@ -7,7 +7,6 @@ tests/tf1_reference locates; without it the test skips and says so (fails under 
 
 import json
 import os
-import subprocess
 import textwrap
 
 
@@ -20,15 +19,16 @@ def results(stdout: str) -> list:
             if line.startswith("RESULT ")]
 
 
-def reference(path, env=None) -> list:
+def reference(path, env=None, outputs=()) -> list:
+    """TF 1.15's results; `outputs`: files it writes next to the script that the test reads."""
     import tf1_reference
+    from tf1_reference import recorded
 
     python = str(tf1_reference.require())
     # TF 2.21, once imported here, sets TF2_BEHAVIOR=1 in this process: TF 1.15 would obey it
     inherited = {k: v for k, v in os.environ.items() if k != "TF2_BEHAVIOR"}
-    result = subprocess.run([python, str(path)], capture_output=True, text=True, timeout=300,
-                            env={**inherited, "TF_CPP_MIN_LOG_LEVEL": "2", **(env or {})},
-                            cwd=str(path.parent))
+    result = recorded.run(python, [str(path)], cwd=path.parent, timeout=300, outputs=outputs,
+                          env={**inherited, "TF_CPP_MIN_LOG_LEVEL": "2", **(env or {})})
     assert result.returncode == 0, result.stderr[-3000:]
     return results(result.stdout)
 

@@ -42,9 +42,11 @@ def tf1_env(tf_config: dict | None = None) -> dict:
 
 def local_tf1(out_dir: Path, *args: str) -> dict:
     out_dir.mkdir()
-    result = subprocess.run([needs_tf1(), str(SCRIPT), "--model_dir", str(out_dir / "model"),
-                             "--out_dir", str(out_dir), *args], capture_output=True, text=True,
-                            timeout=600, env=tf1_env(), cwd=str(out_dir))
+    from tf1_reference import recorded
+
+    result = recorded.run(needs_tf1(), [str(SCRIPT), "--model_dir", str(out_dir / "model"),
+                                        "--out_dir", str(out_dir), *args],
+                          cwd=out_dir, env=tf1_env(), timeout=600)
     assert result.returncode == 0, f"TF 1.15 run failed:\n{result.stderr[-4000:]}"
     return results(out_dir, ["worker-0"])["worker-0"]
 

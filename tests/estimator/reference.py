@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +27,16 @@ def needs_tf1() -> str:
     return str(tf1_reference.require())
 
 
-def run_tf1(script: str, *args: str, cwd: Path) -> dict[str, Any]:
-    """Runs a script under TF 1.15; returns the JSON it wrote to --out."""
+def run_tf1(script: str, *args: str, cwd: Path, live: bool = False) -> dict[str, Any]:
+    """Runs a script under TF 1.15 (from its record: tf1_reference/recorded.py); returns the
+    JSON it wrote to --out. `live`: its inputs were made here (a model_dir trained by TF 2.21)."""
+    from tf1_reference import recorded
+
     out = cwd / f"tf1-{script}.json"
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     env["TF_CPP_MIN_LOG_LEVEL"] = "2"
-    result = subprocess.run([needs_tf1(), str(SCRIPTS / script), *args, "--out", str(out)],
-                            capture_output=True, text=True, timeout=600, env=env, cwd=str(cwd))
+    result = recorded.run(needs_tf1(), [str(SCRIPTS / script), *args, "--out", str(out)],
+                          cwd=cwd, env=env, timeout=600, live=live)
     assert result.returncode == 0, f"TF 1.15 run failed:\n{result.stderr[-4000:]}"
     return json.loads(out.read_text())
 

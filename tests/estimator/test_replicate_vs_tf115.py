@@ -9,7 +9,6 @@ step shows tower 0's ops on CPU:0 and tower 1's on CPU:1.
 """
 
 import json
-import subprocess
 
 import pytest
 
@@ -25,11 +24,12 @@ DEVICE_MAP = ("--device-map", "gpu:*=cpu:*")
 def tf1(script, *args, cwd):
     """The script under TF 1.15: (returncode, stderr, the JSON it wrote or None)."""
     import tf1_reference
+    from tf1_reference import recorded
 
     out = cwd / f"tf1-{script}.json"
-    result = subprocess.run([str(tf1_reference.require()), str(SCRIPTS / script), *args,
-                             "--out", str(out)], capture_output=True, text=True, timeout=600,
-                            env=tf1_reference.environment(), cwd=str(cwd))
+    result = recorded.run(tf1_reference.require(), [str(SCRIPTS / script), *args, "--out",
+                                                    str(out)],
+                          cwd=cwd, env=tf1_reference.environment(), timeout=600)
     return result.returncode, result.stderr, json.loads(out.read_text()) if out.exists() else None
 
 

@@ -151,10 +151,18 @@ def _args(case: Case, folders: dict[str, str]) -> list[str]:
 
 
 def _run(command: list[str], case: Case, folder: Path, folders: dict[str, str],
-         env: dict[str, str], timeout: float) -> subprocess.CompletedProcess:
-    """Runs the command; its stdout comes back with the folders written as placeholders."""
-    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                            env=env, cwd=str(folder))
+         env: dict[str, str], timeout: float,
+         recorded_reference: bool = False) -> subprocess.CompletedProcess:
+    """Runs the command (the TF 1.15 reference from its record: tf1_reference/recorded.py);
+    its stdout comes back with the folders written as placeholders."""
+    if recorded_reference:
+        from tf1_reference import recorded
+
+        result = recorded.run(command[0], command[1:], cwd=folder, env=env, timeout=timeout,
+                              outputs=())
+    else:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                                env=env, cwd=str(folder))
     # the longest folder first: the data folder may lie inside the scratch folder
     for placeholder, path in sorted(folders.items(), key=lambda item: -len(item[1])):
         result.stdout = result.stdout.replace(path, placeholder)
@@ -191,7 +199,8 @@ def run_with_reference(case: Case, python: Path, folder: Path, scratch: Path,
     command = [str(python), *bootstrap, str(folder / case.script), *_args(case, folders)]
     from tf1compat.cli.compare_script import tf1_environment
 
-    return _run(command, case, folder, folders, tf1_environment(environment()), timeout)
+    return _run(command, case, folder, folders, tf1_environment(environment()), timeout,
+                recorded_reference=True)
 
 
 def same_results(result: subprocess.CompletedProcess, case: Case) -> bool:

@@ -73,9 +73,12 @@ def environment() -> dict[str, str]:
 
 
 def run_json(python: Path, source: str, timeout: float = 300) -> Any:
-    """Runs `source` under the reference and returns the JSON it printed last."""
-    result = subprocess.run([str(python), "-c", textwrap.dedent(source)], capture_output=True,
-                            text=True, timeout=timeout, env=environment())
+    """Runs `source` under the reference (from its record, tf1_reference/recorded.py) and
+    returns the JSON it printed last."""
+    from tf1_reference import recorded
+
+    result = recorded.run(python, ["-c", textwrap.dedent(source)], cwd=HERE,
+                          env=environment(), timeout=timeout)
     if result.returncode != 0:
         raise AssertionError(f"the TF 1.15 reference exited {result.returncode}:\n"
                              f"{result.stderr[-4000:]}")
@@ -98,13 +101,16 @@ def run_both(python: Path, source: str, folder: Path, timeout: float = 300) -> t
         probe = work / "probe.py"
         probe.write_text(textwrap.dedent(source))
         if side == "tf1":
-            command, env = [str(python), str(probe)], environment()
+            from tf1_reference import recorded
+
+            result = recorded.run(python, [str(probe)], cwd=work, env=environment(),
+                                  timeout=timeout)
         else:
             command = [sys.executable, "-m", "tf1compat.cli.main", "run", str(probe)]
             env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=os.pathsep.join(
                 filter(None, [str(HERE.parents[1]), os.environ.get("PYTHONPATH")])))
-        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                                env=env, cwd=str(work))
+            result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                                    env=env, cwd=str(work))
         if result.returncode != 0:
             raise AssertionError(f"the probe failed under {side} (exit {result.returncode}):\n"
                                  f"{result.stderr[-4000:]}")

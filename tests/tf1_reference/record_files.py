@@ -1,0 +1,221 @@
+"""The records behind tests/tf1_reference/recorded.py: what identifies a TF 1.15 run (Key),
+and what it printed and wrote (Record), stored as recorded/<digest>.json.
+
+Paths of this run are written as placeholders in everything that is hashed or stored: the
+run's working folder as <<cwd>>, this checkout as <<repo>>, every other folder an argument
+names as <<dir0>>, <<dir1>>, ... in the order the arguments name them. So the same probe in
+another temporary folder has the same digest, and a replayed record names this run's paths.
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import dataclasses
+import hashlib
+import json
+import re
+import subprocess
+from pathlib import Path
+from typing import Iterable, Optional
+
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parents[1]
+RECORDS = HERE / "recorded"
+REQUIREMENTS = HERE / "requirements.txt"
+FORMAT = 1  # bumped when what the digest covers changes: every record is then stale
+STDERR_KEPT = 4000
+# TF 1.15 reads these; TF 2.21's own switches and log levels do not change what it computes.
+_ENV_IGNORED = {"TF_CPP_MIN_LOG_LEVEL", "TF_CPP_MAX_VLOG_LEVEL", "TF_ENABLE_ONEDNN_OPTS",
+                "TF2_BEHAVIOR"}
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)")
+
+
+def _env_relevant(name: str) -> bool:
+    return (name.startswith(("TF_", "CUDA_", "OMP_", "KMP_")) or name == "PYTHONHASHSEED") \
+        and name not in _ENV_IGNORED
+
+
+def _files_under(path: Path) -> list[Path]:
+    if path.is_file():
+        return [path]
+    if path.is_dir():
+        return sorted(p for p in path.rglob("*") if p.is_file())
+    return []
+
+
+def _sibling_imports(script: Path) -> list[Path]:
+    """The modules next to a script that it imports (corpus scripts share flag modules)."""
+    try:
+        tree = ast.parse(script.read_text())
+    except (SyntaxError, UnicodeDecodeError, OSError):
+        return []
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return sorted(p for p in (script.parent / f"{name}.py" for name in names) if p.is_file())
+
+
+@dataclasses.dataclass
+class Key:
+    """What identifies one reference run, and this run's placeholders."""
+
+    roots: list[tuple[str, str]]  # (real folder, placeholder), longest folder first
+    args: list[str]               # as given
+    digest: str
+
+    @classmethod
+    def of(cls, args: list[str], cwd: Path, env: dict[str, str]) -> "Key":
+        roots = [(str(cwd.resolve()), "<<cwd>>"), (str(REPO_ROOT), "<<repo>>")]
+        paths = []
+        for arg in args:
+            value = arg.split("=", 1)[1] if arg.startswith("--") and "=" in arg else arg
+            if not value.startswith("/") or "\n" in value:
+                continue
+            path = Path(value).resolve()
+            paths.append(path)
+            if not any(path == Path(r) or Path(r) in path.parents for r, _ in roots):
+                folder = path if path.is_dir() or not path.suffix else path.parent
+                roots.append((str(folder), f"<<dir{len(roots) - 2}>>"))
+        roots.sort(key=lambda item: -len(item[0]))
+        key = cls(roots, args, "")
+        inputs = {}
+        for path in paths:
+            for file in _files_under(path) + (_sibling_imports(path) if path.suffix == ".py"
+                                              else []):
+                inputs[key.normalise(str(file))] = hashlib.sha256(
+                    key.normalise_bytes(file.read_bytes())).hexdigest()
+        identity = {
+            "format": FORMAT, "args": [key.normalise(a) for a in args], "inputs": inputs,
+            "env": {k: key.normalise(v) for k, v in sorted(env.items()) if _env_relevant(k)},
+            "requirements": hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest(),
+        }
+        key.digest = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
+        return key
+
+    def normalise(self, text: str) -> str:
+        for real, placeholder in self.roots:
+            text = text.replace(real, placeholder)
+        return text
+
+    def normalise_bytes(self, data: bytes) -> bytes:
+        try:
+            return self.normalise(data.decode("utf-8")).encode("utf-8")
+        except UnicodeDecodeError:
+            return data
+
+    def localise(self, text: str) -> str:
+        for real, placeholder in self.roots:
+            text = text.replace(placeholder, real)
+        return text
+
+    def _watched(self, cwd: Path, outputs: Optional[Iterable[str]]) -> list[Path]:
+        if outputs is not None:
+            return [cwd / p for p in outputs]
+        return [Path(a.split("=", 1)[1] if a.startswith("--") and "=" in a else a)
+                for a in self.args if a.startswith(("/", "--/")) or "=/" in a]
+
+    def snapshot(self, cwd: Path, outputs: Optional[Iterable[str]]) -> dict[Path, str]:
+        return {file: hashlib.sha256(file.read_bytes()).hexdigest()
+                for path in self._watched(cwd, outputs) for file in _files_under(path)}
+
+    def changed_since(self, before: dict[Path, str], cwd: Path,
+                      outputs: Optional[Iterable[str]]) -> list[Path]:
+        after = self.snapshot(cwd, outputs)
+        return [file for file, digest in after.items() if before.get(file) != digest]
+
+
+@dataclasses.dataclass
+class Record:
+    path: Path
+    data: dict
+
+    def replay(self, key: Key, cwd: Path) -> subprocess.CompletedProcess:
+        for name, content in self.data["files"].items():
+            target = Path(key.localise(name))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if "text" in content:
+                target.write_text(key.localise(content["text"]))
+            else:
+                target.write_bytes(base64.b64decode(content["base64"]))
+        return subprocess.CompletedProcess(
+            ["tf1.15-record", self.path.name, *key.args], self.data["returncode"],
+            key.localise(self.data["stdout"]), key.localise(self.data["stderr"]))
+
+    def differs_from(self, key: Key, live: subprocess.CompletedProcess, rtol: float,
+                     atol: float) -> Optional[str]:
+        """What the live run printed that the record does not hold, or None."""
+        if live.returncode != self.data["returncode"]:
+            return (f"exit status {live.returncode}, recorded {self.data['returncode']}; "
+                    f"stderr: {live.stderr[-1500:]}")
+        return _text_difference(self.data["stdout"], key.normalise(live.stdout), rtol, atol)
+
+
+def _text_difference(recorded: str, live: str, rtol: float, atol: float) -> Optional[str]:
+    """The first place two outputs differ: numbers beyond rtol/atol, or other text."""
+    recorded_numbers, live_numbers = _NUMBER.findall(recorded), _NUMBER.findall(live)
+    if _NUMBER.sub("#", recorded) != _NUMBER.sub("#", live) or \
+            len(recorded_numbers) != len(live_numbers):
+        for index, (a, b) in enumerate(zip(recorded.splitlines(), live.splitlines())):
+            if _NUMBER.sub("#", a) != _NUMBER.sub("#", b):
+                return f"line {index + 1} is {b[:200]!r}, recorded {a[:200]!r}"
+        return "the output has another number of lines or numbers"
+    for index, (a, b) in enumerate(zip(recorded_numbers, live_numbers)):
+        x, y = float(a), float(b)
+        if x != x and y != y:
+            continue
+        exact = not any(c in a + b for c in ".eEni")
+        if (exact and a.lstrip("+") != b.lstrip("+")) or abs(x - y) > atol + rtol * abs(x):
+            return f"number {index + 1} of stdout is {b}, recorded {a} (rtol {rtol}, atol {atol})"
+    return None
+
+
+def load(digest: str) -> Optional[Record]:
+    path = RECORDS / f"{digest[:24]}.json"
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    return Record(path, data) if data["digest"] == digest else None
+
+
+def latest_for(case: str) -> Optional[Record]:
+    """The record a test's reference run had before (a record names the run it was made by)."""
+    for path in sorted(RECORDS.glob("*.json")):
+        data = json.loads(path.read_text())
+        if data["case"] == case:
+            return Record(path, data)
+    return None
+
+
+def save(key: Key, case: str, result: subprocess.CompletedProcess, files: list[Path]) -> Path:
+    stored = {}
+    for file in files:
+        data = file.read_bytes()
+        try:
+            stored[key.normalise(str(file))] = {"text": key.normalise(data.decode("utf-8"))}
+        except UnicodeDecodeError:
+            stored[key.normalise(str(file))] = {"base64": base64.b64encode(data).decode()}
+    RECORDS.mkdir(exist_ok=True)
+    path = RECORDS / f"{key.digest[:24]}.json"
+    path.write_text(json.dumps({
+        "digest": key.digest, "case": case,
+        "requirements": [line for line in REQUIREMENTS.read_text().splitlines()
+                         if line and not line.startswith("#")],
+        "args": [key.normalise(a) for a in key.args], "returncode": result.returncode,
+        "stdout": key.normalise(result.stdout),
+        "stderr": key.normalise(result.stderr[-STDERR_KEPT:]), "files": stored,
+    }, indent=1, sort_keys=True) + "\n")
+    return path
+
+
+def missing_message(case: str, key: Key, regenerate: str) -> str:
+    test = case.rsplit("#", 1)[0]
+    earlier = latest_for(case)
+    why = (f"its record {earlier.path.name} was made from other inputs (a changed probe, "
+           "script, data, environment or requirements.txt)" if earlier is not None
+           else "no run of this test was ever recorded")
+    return (f"no TensorFlow 1.15 record for reference run {case} (digest {key.digest[:24]}): "
+            f"{why}. Write it with the reference interpreter: {regenerate} '{test}'")
