@@ -70,11 +70,12 @@ def portable_code(options: Any = None, /, **keywords: Any) -> str:
         body.extend(code.lines)
         needs |= code.needs
     if resolved.passthrough:
-        from tensorflow.core.protobuf import config_pb2
-
+        from tf1compat.shared import tf_internals
         from tf1compat.shared.proto_conversion import set_field_paths
 
-        fields = set_field_paths(config_pb2.ConfigProto.FromString(resolved.passthrough))
+        config_proto = tf_internals.resolve(tf_internals.CONFIG_PROTOS, "ConfigProto")
+
+        fields = set_field_paths(config_proto.FromString(resolved.passthrough))
         body.append("# ConfigProto fields with no TF2 call (TF1 sessions still honour them): "
                     + ", ".join(fields))
     return program(needs, body)

@@ -57,6 +57,9 @@ def run(fn: Callable, *args: Any, **kwargs: Any):
       A fresh copy of `fn` is traced: Python side effects inside it happen
       once more, as on any retrace.
     """
+    from tf1compat.shared import tf_internals
+
+    tf_internals.require(tf_internals.RUN_METADATA)
     from tensorflow.python.eager import context
 
     function = _fresh_function(fn)

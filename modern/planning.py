@@ -55,11 +55,12 @@ class Planner:
     def passthrough(self) -> None:
         if not self.options.passthrough:
             return
-        from tensorflow.core.protobuf import config_pb2
-
+        from tf1compat.shared import tf_internals
         from tf1compat.shared.proto_conversion import set_field_paths
 
-        fields = set_field_paths(config_pb2.ConfigProto.FromString(self.options.passthrough))
+        config_proto = tf_internals.resolve(tf_internals.CONFIG_PROTOS, "ConfigProto")
+
+        fields = set_field_paths(config_proto.FromString(self.options.passthrough))
         self.add("passthrough", Status.UNSUPPORTED, value=fields, detail=(
             "ConfigProto fields with no TF2 call; TF1 sessions still honour them: "
             + ", ".join(fields)))

@@ -22,7 +22,9 @@ import threading
 import traceback
 from typing import Optional
 
-_CONTEXT_MODULE = "tensorflow.python.eager.context"
+from tf1compat.shared.tf_internals import EAGER_CONTEXT
+
+_CONTEXT_MODULE = EAGER_CONTEXT.module
 _lock = threading.Lock()
 _first_initializer: Optional[str] = None
 
@@ -38,7 +40,8 @@ def is_initialized() -> bool:
     context_module = sys.modules.get(_CONTEXT_MODULE)
     if context_module is None:
         return False
-    return context_module.context()._context_handle is not None
+    # A TensorFlow whose Context lacks the handle: unknown, so "not yet" (TF then raises its own).
+    return getattr(context_module.context(), "_context_handle", None) is not None
 
 
 def first_initializer() -> Optional[str]:

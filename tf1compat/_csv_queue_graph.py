@@ -16,7 +16,6 @@ Python. Every op is created here, so the graph can be finalized afterwards.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 from typing import Any, Optional
 
@@ -68,11 +67,9 @@ def _decode(tf, spec: CsvSpec, lines) -> list:
 def _quiet():
     """Silences TF's "Queue-based input pipelines have been replaced" notices: the
     queues are what this module is for."""
-    try:
-        from tensorflow.python.util import deprecation
-        return deprecation.silence()
-    except (ImportError, AttributeError):
-        return contextlib.nullcontext()
+    from tf1compat.shared.tf_internals import quiet_deprecations
+
+    return quiet_deprecations()
 
 
 def build(spec: CsvSpec, files: list[InputFile], graph, *, read_size: int,

@@ -110,10 +110,10 @@ class DeviceMap:
         """The device string after the rules; unchanged when no rule matches."""
         if not device or not self.rules:
             return device
-        from tensorflow.python.framework import device_spec
+        import tensorflow as tf
 
         try:
-            spec = device_spec.DeviceSpecV2.from_string(device)
+            spec = tf.DeviceSpec.from_string(device)
         except ValueError:
             return device
         if spec.device_type is None:

@@ -41,12 +41,15 @@ def status(environ: Optional[Mapping[str, str]] = None,
     start its runtime); `reason` names the variable that forced it, or the CPU
     features that turned it on by default.
     """
-    from tensorflow.python.util import _pywrap_util_port
+    from tf1compat.shared import tf_internals
 
     environ = os.environ if environ is None else environ
     flags = cpu_flags() if flags is None else flags
     features = sorted(set(DEFAULT_ON_FEATURES) & flags)
-    enabled = bool(_pywrap_util_port.IsMklEnabled())
+    try:
+        enabled: Optional[bool] = bool(tf_internals.resolve(tf_internals.MKL_ENABLED)())
+    except tf_internals.MissingInternalError as error:
+        return {"enabled": None, "reason": f"unknown: {error}", "cpu_features": features}
     forced = environ.get(VARIABLE)
     if forced not in (None, ""):
         reason = f"{VARIABLE}={forced}"

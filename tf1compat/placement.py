@@ -27,13 +27,13 @@ def run(session, fetches, feed_dict: Optional[dict] = None, options=None):
       (what `session.run` returns, a `Placement` of every node of the run and of
       every op of the session's graph that ran or was fused into a node that did).
     """
-    from tensorflow.core.protobuf import config_pb2
+    from tf1compat.shared import tf_internals
 
-    run_options = config_pb2.RunOptions()
+    run_options = tf_internals.resolve(tf_internals.CONFIG_PROTOS, "RunOptions")()
     if options is not None:
         run_options.CopyFrom(options)
     run_options.output_partition_graphs = True
-    metadata = config_pb2.RunMetadata()
+    metadata = tf_internals.resolve(tf_internals.CONFIG_PROTOS, "RunMetadata")()
     values = session.run(fetches, feed_dict=feed_dict, options=run_options,
                          run_metadata=metadata)
     return values, Placement.from_graph_defs(metadata.partition_graphs,

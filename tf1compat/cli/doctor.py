@@ -80,6 +80,25 @@ def _devices() -> dict[str, Any]:
             "gpu_memory_source": inventory.memory_source or "none"}
 
 
+def internals_status() -> list[dict[str, Any]]:
+    """Each private TensorFlow name tf1compat relies on, and whether this TensorFlow has it."""
+    from tf1compat.shared import tf_internals
+
+    return [status.to_dict() for status in tf_internals.check()]
+
+
+def _print_internals(statuses: list[dict[str, Any]]) -> None:
+    from tf1compat.shared.tf_internals import TESTED_VERSIONS
+
+    print(f"\nTensorFlow internals (checked on TensorFlow {', '.join(TESTED_VERSIONS)})")
+    for status in statuses:
+        need = "required" if status["required"] else "optional"
+        state = "ok" if status["ok"] else "MISSING " + ", ".join(status["absent"])
+        print(f"  {state:<8} {need:<8} {status['feature']}: {status['names']}")
+        if not status["ok"]:
+            print(f"           without it: {status['without']}")
+
+
 def collect(environ: dict[str, str]) -> dict[str, Any]:
     """Everything the report shows, as plain data."""
     import tensorflow as tf
@@ -95,6 +114,7 @@ def collect(environ: dict[str, str]) -> dict[str, Any]:
         "devices": _devices(),
         "onednn": onednn.status(environ),
         "environment": {name: environ.get(name) for name in DEVICE_ENVIRONMENT},
+        "tf_internals": internals_status(),
         "features": {
             "legacy_keras (tf_keras, for tf.layers)": importlib.util.find_spec("tf_keras")
             is not None,
@@ -122,10 +142,12 @@ def _print_report(report: dict[str, Any]) -> None:
     print(f"  GPU memory read from: {devices['gpu_memory_source']}")
     state = report["onednn"]
     print("\noneDNN optimisations (fused and renamed ops, last-digit float differences)")
-    print(f"  {'on' if state['enabled'] else 'off'}: {state['reason']}")
+    shown = {True: "on", False: "off", None: "unknown"}[state["enabled"]]
+    print(f"  {shown}: {state['reason']}")
     print("\nEnvironment")
     for name, value in report["environment"].items():
         print(f"  {name:<26} {value if value is not None else '(unset)'}")
+    _print_internals(report["tf_internals"])
     print("\nOptional parts")
     for name, value in report["features"].items():
         if isinstance(value, dict):

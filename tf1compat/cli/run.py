@@ -68,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
                    library_roots=list(args.library_root))
     child = ChildRun(spec)
     code, report = child.run()
+    if report is not None and "not_started" in report:
+        return code  # the child said why, in one message
     if report is None:
         if not args.no_report:
             print(f"tf1compat run: {os.path.basename(args.script)} ended with exit code {code} "

@@ -24,15 +24,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from tensorflow.python.data.ops import iterator_ops
-from tensorflow.python.eager import backprop, context, def_function
-from tensorflow.python.framework import ops, tensor_spec, test_util
-from tensorflow.python.ops import custom_gradient as _custom_gradient
-from tensorflow.python.ops import resource_variable_ops, script_ops, template, variable_scope
-from tensorflow.python.checkpoint import checkpoint as _checkpoint
-from tensorflow.python.trackable import autotrackable
+from tf1compat.shared import tf_internals
 
-from tf1compat.contrib import registry
+# One clear error naming what is missing, rather than an ImportError from the lines below.
+tf_internals.require_feature("tf.contrib.eager")
+
+from tensorflow.python.data.ops import iterator_ops  # noqa: E402
+from tensorflow.python.eager import backprop, context, def_function  # noqa: E402
+from tensorflow.python.framework import ops, tensor_spec, test_util  # noqa: E402
+from tensorflow.python.ops import custom_gradient as _custom_gradient  # noqa: E402
+from tensorflow.python.ops import resource_variable_ops, script_ops, template, variable_scope  # noqa: E402
+from tensorflow.python.checkpoint import checkpoint as _checkpoint  # noqa: E402
+from tensorflow.python.trackable import autotrackable  # noqa: E402
+
+from tf1compat.contrib import registry  # noqa: E402
 
 __all__ = [
     "enable_eager_execution", "executing_eagerly", "in_eager_mode", "Variable", "Iterator",

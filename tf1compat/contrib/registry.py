@@ -92,10 +92,11 @@ class ContribError(Tf1CompatError, AttributeError):
 @functools.lru_cache(maxsize=None)
 def _tf_tables() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """TensorFlow's own upgrade tables (renames, Addons mappings, module notes), contrib only."""
-    try:
-        from tensorflow.tools.compatibility import all_renames_v2, module_deprecations_v2
-    except ImportError:  # a TensorFlow build without the upgrade tool: our table alone
+    from tf1compat.shared import tf_internals
+
+    if tf_internals.missing(tf_internals.UPGRADE_TABLES):  # no upgrade tool: our table alone
         return {}, {}, {}
+    from tensorflow.tools.compatibility import all_renames_v2, module_deprecations_v2
 
     def contrib(table: dict[str, Any]) -> dict[str, Any]:
         return {key[len("tf.contrib."):]: value for key, value in table.items()

@@ -33,9 +33,15 @@ def v1_api() -> types.ModuleType:
 
 def _load() -> types.ModuleType:
     from tf1compat.estimator import keras_routing, tf_internals
+    from tf1compat.shared import tf_internals as declared
 
     if importlib.util.find_spec(keras_routing.LIBRARY) is None:
         raise EstimatorError(f"tf.estimator needs tensorflow-estimator: {_INSTALL_HINT}")
+    for internal in declared.ESTIMATOR_INTERNALS:
+        try:
+            declared.require(internal)
+        except declared.MissingInternalError as error:
+            raise EstimatorError(str(error)) from None
     tf_internals.install()
     with keras_routing.library_imports_see(keras_routing.tensorflow_view()):
         return importlib.import_module("tensorflow_estimator._api.v1.estimator")

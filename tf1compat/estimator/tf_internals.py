@@ -17,23 +17,25 @@ or raises `EstimatorError` naming what TF 2.21 no longer has.
 
 from __future__ import annotations
 
+import importlib
 import sys
 import types
 from typing import Any
 
 from tf1compat.estimator.errors import EstimatorError
+from tf1compat.shared import tf_internals as declared
 
 _API_NAME = "estimator"
 
 
 def _register_estimator_api() -> None:
-    from tensorflow.python.util import tf_export
-
+    registry = declared.TF_EXPORT_REGISTRY
+    tf_export = importlib.import_module(registry.module)
     tf_export.ESTIMATOR_API_NAME = _API_NAME
-    attributes = tf_export._Attributes  # pylint: disable=protected-access
-    tf_export.API_ATTRS.setdefault(
+    attributes = declared.resolve(registry, "_Attributes")
+    declared.resolve(registry, "API_ATTRS").setdefault(
         _API_NAME, attributes("_estimator_api_names", "_estimator_api_constants"))
-    tf_export.API_ATTRS_V1.setdefault(
+    declared.resolve(registry, "API_ATTRS_V1").setdefault(
         _API_NAME, attributes("_estimator_api_names_v1", "_estimator_api_constants_v1"))
 
 
@@ -98,8 +100,6 @@ def _tpu_only_module(name: str) -> types.ModuleType:
 
 
 def _put(package_name: str, name: str, module: types.ModuleType) -> None:
-    import importlib
-
     package = importlib.import_module(package_name)
     if hasattr(package, name) or f"{package_name}.{name}" in sys.modules:
         return  # a TensorFlow that still has it keeps its own
@@ -110,6 +110,8 @@ def _put(package_name: str, name: str, module: types.ModuleType) -> None:
 def install() -> None:
     """Puts the stand-ins in place (idempotent); call before importing tensorflow_estimator."""
     _register_estimator_api()
-    _put("tensorflow.python.distribute", "estimator_training", _estimator_training_module())
+    packages = declared.ESTIMATOR_STAND_IN_PACKAGES
+    distribute, tpu = (declared.resolve(packages, name).__name__ for name in packages.names)
+    _put(distribute, "estimator_training", _estimator_training_module())
     for name in ("session_support", "tpu_embedding", "tpu_embedding_gradient"):
-        _put("tensorflow.python.tpu", name, _tpu_only_module(name))
+        _put(tpu, name, _tpu_only_module(name))

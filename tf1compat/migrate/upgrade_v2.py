@@ -22,6 +22,9 @@ _upgrader = None
 def _get_upgrader():
     global _upgrader
     if _upgrader is None:
+        from tf1compat.shared import tf_internals
+
+        tf_internals.require_feature("tf1compat migrate")
         from tensorflow.tools.compatibility import ast_edits, tf_upgrade_v2
 
         spec = tf_upgrade_v2.TFAPIChangeSpec(import_rename=False, upgrade_compat_v1_import=True)

@@ -76,19 +76,26 @@ def main(spec_path: str) -> int:
     from tf1compat.device_map import DeviceMap
     from tf1compat.hdfs.on_import import register_if_built
     from tf1compat.shared.options import SessionOptions
-    from tf1compat.runner import hooks, shim
+    from tf1compat.runner import hooks, internals_check, shim
+    from tf1compat.shared import tf_internals
 
+    try:
+        off = internals_check.check_at_start(spec)
+    except tf_internals.MissingInternalError as error:
+        print(f"tf1compat run: cannot start: {error}", file=sys.stderr)
+        run.write_not_started(str(error))
+        stopper.finish()
+        return 1
     script = os.path.abspath(spec.script)
     script_dir = os.path.dirname(script)
-    from tensorflow.python.util import deprecation
-
-    with deprecation.silence():  # our call, not the script's: no deprecation notice
+    with tf_internals.quiet_deprecations():  # our call, not the script's: no deprecation notice
         tf.compat.v1.disable_v2_behavior()
     # hdfs:// for the script's TF1 readers, when the plugin is built (silent otherwise;
     # importing tf1compat arranged it for `import tensorflow` already: this is the same call).
     register_if_built()
     device_map = DeviceMap.parse(spec.device_map)
-    device_hook = hooks.DeviceHook(device_map) if device_map else None
+    device_hook = hooks.DeviceHook(device_map) \
+        if device_map and internals_check.is_on(off, tf_internals.OPERATION_SET_DEVICE) else None
     if device_hook:
         device_hook.install()
     from tf1compat.runner import roots
@@ -100,7 +107,8 @@ def main(spec_path: str) -> int:
     session_hook = hooks.SessionHook(SessionOptions(**spec.options), spec.override, device_hook,
                                      hooks.caller_in(import_hook.is_user_file))
     session_hook.install()
-    hooks.hide_runner_frames()
+    if internals_check.is_on(off, tf_internals.NODE_ERROR_MESSAGE):
+        hooks.hide_runner_frames()
     run.hooks = (session_hook, device_hook, import_hook)
     run.roots = run_roots
     from tf1compat.runner import report  # noqa: F401 - loaded now, not by a signal mid-import
@@ -174,6 +182,12 @@ class _Run:
                 return
             except RuntimeError:
                 continue
+
+    def write_not_started(self, reason: str) -> None:
+        """The report of a run that could not start (the parent then adds nothing)."""
+        if self.spec.report_path:
+            with open(self.spec.report_path, "w") as handle:
+                json.dump({"not_started": reason}, handle)
 
     def write(self, code: int, status: str) -> None:
         if not self.spec.report_path or self.hooks is None:

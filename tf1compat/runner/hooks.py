@@ -18,6 +18,7 @@ import threading
 from typing import Any, Callable, Optional
 
 from tf1compat.device_map import DeviceMap
+from tf1compat.shared import tf_internals
 from tf1compat.shared.options import SessionOptions
 from tf1compat.shared.placement import short_device
 
@@ -56,15 +57,14 @@ class DeviceHook:
         return self.highest.get("CPU", -1) + 1
 
     def install(self) -> None:
-        from tensorflow.python.framework import ops
-
-        original = ops.Operation._set_device_from_string
         hook = self
 
-        def _set_device_from_string(op, device_str):
-            return original(op, hook.map(device_str))
+        def wrap(original):
+            def _set_device_from_string(op, device_str):
+                return original(op, hook.map(device_str))
+            return _set_device_from_string
 
-        ops.Operation._set_device_from_string = _set_device_from_string
+        tf_internals.patch(tf_internals.OPERATION_SET_DEVICE, wrap)
 
 
 class SessionHook:
@@ -118,26 +118,26 @@ class SessionHook:
         return final.to_config_proto(), record
 
     def install(self) -> None:
-        from tensorflow.python.client import session as session_lib
-
         from tf1compat.compat_session import process_gpu_options
 
-        original = session_lib.BaseSession.__init__
         hook = self
 
-        def __init__(session, target="", graph=None, config=None):
-            proto, record = hook.resolve(config)
-            record["kind"] = type(session).__name__
-            record["where"] = hook.where()
-            if proto is not None:
-                process_gpu_options.check(SessionOptions.from_config_proto(proto,
-                                                                           unmapped="keep"))
-            with hook._lock:
-                hook.sessions.append(record)
-            return original(session, target, graph, config=proto)
+        def wrap(original):
+            def __init__(session, target="", graph=None, config=None):
+                proto, record = hook.resolve(config)
+                record["kind"] = type(session).__name__
+                record["where"] = hook.where()
+                if proto is not None:
+                    process_gpu_options.check(SessionOptions.from_config_proto(
+                        proto, unmapped="keep"))
+                with hook._lock:
+                    hook.sessions.append(record)
+                return original(session, target, graph, config=proto)
 
-        __init__.__wrapped__ = original
-        session_lib.BaseSession.__init__ = __init__
+            __init__.__wrapped__ = original
+            return __init__
+
+        tf_internals.patch(tf_internals.SESSION_INIT, wrap)
 
 
 def caller_in(is_user_file: Callable[[str], bool]) -> Callable[[], str]:
@@ -166,25 +166,24 @@ def hide_runner_frames() -> None:
     import os
     import re
 
-    from tensorflow.python.framework import error_interpolation
-
     runner_dir = os.path.dirname(os.path.abspath(__file__)) + os.sep
     frame_line = re.compile(r'^\s*File "(?P<file>[^"]+)", line \d+')
-    original = error_interpolation._build_node_error_message
 
     def ours(filename: str) -> bool:
         return filename.startswith(runner_dir) or "runpy" in os.path.basename(filename)
 
-    def _build_node_error_message(op):
-        kept, skipping = [], False
-        for line in original(op).split("\n"):
-            match = frame_line.match(line)
-            if match:
-                skipping = ours(match.group("file"))
-            elif not line.startswith("    "):
-                skipping = False  # past the frames ("Node: ...")
-            if not skipping:
-                kept.append(line)
-        return "\n".join(kept)
+    def wrap(original):
+        def _build_node_error_message(op):
+            kept, skipping = [], False
+            for line in original(op).split("\n"):
+                match = frame_line.match(line)
+                if match:
+                    skipping = ours(match.group("file"))
+                elif not line.startswith("    "):
+                    skipping = False  # past the frames ("Node: ...")
+                if not skipping:
+                    kept.append(line)
+            return "\n".join(kept)
+        return _build_node_error_message
 
-    error_interpolation._build_node_error_message = _build_node_error_message
+    tf_internals.patch(tf_internals.NODE_ERROR_MESSAGE, wrap)

@@ -13,7 +13,9 @@
   input pipelines give the same rows in the same order and the same errors;
 - clusters: `Cluster` (`cluster_spec`) and this task's server (`cluster_server`);
 - towers' building blocks (`towers`: `replicate`, `sum_on`) and the packages'
-  lazy attributes (`lazy_exports`).
+  lazy attributes (`lazy_exports`);
+- the private TensorFlow names both worlds rely on, declared (`tf_internal_table`)
+  and resolved and checked (`tf_internals`).
 
 What it is not: no TF1 session machinery (sessions, queues, queue runners:
 those are `tf1compat`'s), no tf.data, tf.function or tf.distribute (those are

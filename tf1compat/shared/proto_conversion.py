@@ -18,10 +18,10 @@ from tf1compat.shared.option_spec import message_at
 from tf1compat.shared.option_table import OPTION_SPECS
 
 
-def _config_pb2():
-    from tensorflow.core.protobuf import config_pb2
+def _config_proto_class():
+    from tf1compat.shared import tf_internals
 
-    return config_pb2
+    return tf_internals.resolve(tf_internals.CONFIG_PROTOS, "ConfigProto")
 
 
 def parse_config_proto(proto: Any):
@@ -30,11 +30,11 @@ def parse_config_proto(proto: Any):
     Raises:
       OptionError: the value is none of these, or does not parse.
     """
-    config_pb2 = _config_pb2()
-    if isinstance(proto, config_pb2.ConfigProto):
+    config_proto = _config_proto_class()
+    if isinstance(proto, config_proto):
         return proto
     if isinstance(proto, (bytes, bytearray)):
-        parsed = config_pb2.ConfigProto()
+        parsed = config_proto()
         try:
             parsed.ParseFromString(bytes(proto))
         except Exception as error:  # protobuf's DecodeError; keep its reason
@@ -44,7 +44,7 @@ def parse_config_proto(proto: Any):
     if isinstance(proto, str):
         from google.protobuf import text_format
 
-        parsed = config_pb2.ConfigProto()
+        parsed = config_proto()
         try:
             text_format.Parse(proto, parsed)
         except text_format.ParseError as error:
@@ -133,7 +133,7 @@ def proto_from_keywords(keywords: Mapping[str, Any], passthrough: Optional[bytes
     `passthrough` (serialized ConfigProto fields the table does not map) is
     laid down first; keywords that are None leave their field unset.
     """
-    proto = _config_pb2().ConfigProto()
+    proto = _config_proto_class()()
     if passthrough:
         proto.ParseFromString(passthrough)
     for spec in OPTION_SPECS:

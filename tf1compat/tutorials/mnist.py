@@ -98,9 +98,9 @@ def extract_labels(f, one_hot: bool = False, num_classes: int = 10) -> numpy.nda
 
 
 def _seed_numpy(seed: Optional[int]) -> None:
-    from tensorflow.python.framework import random_seed
+    import tensorflow as tf
 
-    graph_seed, op_seed = random_seed.get_seed(seed)
+    graph_seed, op_seed = tf.compat.v1.get_seed(seed)
     numpy.random.seed(graph_seed if seed is None else op_seed)
 
 
