@@ -83,7 +83,7 @@ def _nvml_gpus() -> Optional[list[tuple[str, int, str]]]:
         return None
     try:
         pynvml.nvmlInit()
-    except Exception:  # NVMLError: no driver on this machine
+    except pynvml.NVMLError:  # no driver on this machine: nvidia-smi is asked next
         return None
     try:
         found = []

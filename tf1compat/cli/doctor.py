@@ -62,7 +62,7 @@ def _nvml_status() -> dict[str, Any]:
         return {"available": False, "detail": "pip install nvidia-ml-py"}
     try:
         pynvml.nvmlInit()
-    except Exception as error:  # NVMLError_LibraryNotFound and friends
+    except pynvml.NVMLError as error:  # NVMLError_LibraryNotFound and friends
         return {"available": False, "detail": f"installed, but {error}"}
     pynvml.nvmlShutdown()
     return {"available": True}
