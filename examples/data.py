@@ -12,13 +12,24 @@ from typing import Optional
 
 import numpy as np
 
+SKLEARN_HINT = "pip install 'tf1compat[examples]'"
+
 Split = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-def _standardised(x_train: np.ndarray, x_test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    from sklearn.preprocessing import StandardScaler
+def _sklearn(module: str):
+    """`sklearn.<module>`; without scikit-learn, an error that names the extra to install."""
+    import importlib
 
-    scaler = StandardScaler().fit(x_train)
+    try:
+        return importlib.import_module(f"sklearn.{module}")
+    except ImportError as error:
+        raise ModuleNotFoundError(f"the examples' data set and scaling need scikit-learn "
+                                  f"({error}): {SKLEARN_HINT}", name="sklearn") from None
+
+
+def _standardised(x_train: np.ndarray, x_test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    scaler = _sklearn("preprocessing").StandardScaler().fit(x_train)
     return (scaler.transform(x_train).astype(np.float32),
             scaler.transform(x_test).astype(np.float32))
 
@@ -33,11 +44,8 @@ def load_digits_split(seed: int = 0, test_fraction: float = 0.2) -> Split:
     >>> x_train.shape, x_test.shape, x_train.dtype.name, y_train.dtype.name
     ((1437, 64), (360, 64), 'float32', 'int32')
     """
-    from sklearn.datasets import load_digits
-    from sklearn.model_selection import train_test_split
-
-    x, y = load_digits(return_X_y=True)
-    x_train, x_test, y_train, y_test = train_test_split(
+    x, y = _sklearn("datasets").load_digits(return_X_y=True)
+    x_train, x_test, y_train, y_test = _sklearn("model_selection").train_test_split(
         x, y, test_size=test_fraction, random_state=seed, stratify=y)
     x_train, x_test = _standardised(x_train, x_test)
     return x_train, y_train.astype(np.int32), x_test, y_test.astype(np.int32)

@@ -65,7 +65,7 @@ class _Guard:
             self._closing = True
         try:
             self._switch.assign(False)
-        except Exception:  # TensorFlow may be unloading already; nothing runs then
+        except Exception:  # noqa: BLE001 - TensorFlow half unloaded at exit: nothing runs
             return
         deadline = time.monotonic() + timeout
         time.sleep(0.05)  # lets a call that passed the switch reach the counter

@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import warnings
 from typing import Any, Optional
 
 import keras
@@ -64,8 +65,12 @@ def _has_chief_job(model: Any = None) -> bool:
     if resolver is not None:
         try:
             return bool(resolver.cluster_spec().as_dict().get("chief"))
-        except Exception:
-            return False
+        except Exception as error:  # noqa: BLE001 - any resolver's failure: said, then TF_CONFIG
+            fallback = "TF_CONFIG" if os.environ.get("TF_CONFIG", "").strip() else \
+                "none (no TF_CONFIG either), so worker 0 writes the backups"
+            warnings.warn(f"BackupAndRestore: the strategy's {type(resolver).__name__} gave no "
+                          f"cluster spec ({type(error).__name__}: {error}); the chief is "
+                          f"taken from {fallback}", RuntimeWarning, stacklevel=2)
     if os.environ.get("TF_CONFIG", "").strip():
         return bool(Cluster.from_tf_config().addresses("chief"))
     return False

@@ -83,7 +83,7 @@ def _nvml_gpus() -> Optional[list[tuple[str, int, str]]]:
         return None
     try:
         pynvml.nvmlInit()
-    except Exception:  # NVMLError: no driver on this machine
+    except pynvml.NVMLError:  # no driver on this machine: nvidia-smi is asked next
         return None
     try:
         found = []
@@ -193,6 +193,6 @@ def memory_limit_mib(gpu: Any, fraction: float, inventory: Optional[Inventory] =
     if total is None:
         raise GpuMemoryUnknownError(
             f"a memory fraction of {fraction} needs GPU {index}'s total memory, and neither "
-            "NVML (pip install nvidia-ml-py) nor nvidia-smi could report it; give the memory "
+            "NVML (pip install 'nvidia-ml-py>=12') nor nvidia-smi could report it; give the memory "
             "limit in MiB instead, or install the NVIDIA driver tools")
     return int(fraction * total)

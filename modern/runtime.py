@@ -6,15 +6,14 @@ thread pools) when its eager runtime initialises: the first op, the first
 a bare RuntimeError. `modern.configure` asks here first, so it can say which
 line of the user's program started the runtime and how to reorder it.
 
-To know that line, importing `modern` arranges (cheaply, once) to note the
-caller of the runtime's first initialisation; the note is taken only for that
-one call and the original method is put back right after.
+To know that line, importing `modern` arranges (cheaply, once, through
+`tf1compat.shared.import_watch`) to note the caller of the runtime's first
+initialisation; the note is taken only for that one call and the original
+method is put back right after.
 """
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.util
 import os
 import sys
 import sysconfig
@@ -22,6 +21,7 @@ import threading
 import traceback
 from typing import Optional
 
+from tf1compat.shared.import_watch import when_imported
 from tf1compat.shared.tf_internals import EAGER_CONTEXT
 
 _CONTEXT_MODULE = EAGER_CONTEXT.module
@@ -68,6 +68,8 @@ def _describe(stack: list[traceback.FrameSummary]) -> str:
 
 
 def _watch_context_class(context_module) -> None:
+    """Wraps `Context.ensure_initialized` to note its first caller (a runtime started
+    already just restores the original at the next call)."""
     context_class = context_module.Context
     original = context_class.ensure_initialized
     if getattr(original, "_tf1compat_watch", False):
@@ -88,41 +90,10 @@ def _watch_context_class(context_module) -> None:
     context_class.ensure_initialized = ensure_initialized
 
 
-class _ContextImportWatcher(importlib.abc.MetaPathFinder):
-    """Finds TF's context module through the normal finders, then adds the watch."""
-
-    def find_spec(self, fullname, path, target=None):
-        if fullname != _CONTEXT_MODULE:
-            return None
-        _remove_watcher()
-        spec = importlib.util.find_spec(fullname)
-        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
-            return spec
-        loader_exec = spec.loader.exec_module
-
-        def exec_module(module):
-            loader_exec(module)
-            try:
-                _watch_context_class(module)
-            except Exception:  # the watch is a courtesy; TF must import regardless
-                pass
-
-        spec.loader.exec_module = exec_module
-        return spec
-
-
-def _remove_watcher() -> None:
-    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _ContextImportWatcher)]
-
-
 def install_watch() -> None:
-    """Notes the first initialisation of the runtime, now or once TF is imported."""
-    module = sys.modules.get(_CONTEXT_MODULE)
-    try:
-        if module is not None:
-            if module.context()._context_handle is None:
-                _watch_context_class(module)
-        elif not any(isinstance(f, _ContextImportWatcher) for f in sys.meta_path):
-            sys.meta_path.insert(0, _ContextImportWatcher())
-    except Exception:
-        pass
+    """Notes the first initialisation of the runtime, now or once TF is imported.
+
+    A failure to set the note up (TensorFlow's internals changed) is an
+    `ImportWatchWarning`; the runtime then starts unnoted.
+    """
+    when_imported(_CONTEXT_MODULE, _watch_context_class)

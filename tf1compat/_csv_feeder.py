@@ -131,13 +131,13 @@ class _Stage:
         except (tf.errors.CancelledError, tf.errors.OutOfRangeError) as error:
             if not self._coord.should_stop():
                 self._errors.set(InputPipelineError(f"a pipeline queue was closed early: {error}"))
-        except BaseException as error:  # reported to the consumer, not lost with the thread
+        except BaseException as error:  # noqa: BLE001 - kept for the consumer, not lost
             if not self._coord.should_stop():  # while stopping, errors come from the stop
                 self._errors.set(error)
         finally:
             try:
                 self._session.run(self._finish)
-            except Exception:  # the session may already be closed; nothing waits then
+            except (RuntimeError, tf.errors.OpError):  # a closed session: nothing waits then
                 pass
 
 

@@ -30,6 +30,9 @@ from tf1compat.shared.errors import LaunchError
 
 SOURCE = Path(__file__).with_name("bindhost.c")
 ENV_HOST = "TF1COMPAT_BIND_HOST"
+# A one-file shim compiles in well under a second; a compiler hanging (a wrapper waiting
+# on a licence server or a lock) must not hang `launch` with it.
+COMPILE_TIMEOUT_SECONDS = 120
 
 
 def cache_dir() -> Path:
@@ -63,8 +66,20 @@ def library(build: bool = True) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
         built = Path(scratch) / target.name
-        result = subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", str(built),
-                                 str(SOURCE), "-ldl"], capture_output=True, text=True)
+        command = [compiler, "-shared", "-fPIC", "-O2", "-o", str(built), str(SOURCE), "-ldl"]
+        try:
+            result = subprocess.run(command, capture_output=True, text=True,
+                                    timeout=COMPILE_TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired:
+            raise LaunchError(f"cannot build {SOURCE.name}: {compiler} did not finish within "
+                              f"{COMPILE_TIMEOUT_SECONDS} s; set CC to a working C compiler, "
+                              "or pass --bind-all to let TensorFlow listen on every "
+                              "interface") from None
+        except OSError as error:  # CC names no program, or one that cannot run
+            raise LaunchError(f"cannot build {SOURCE.name}: the C compiler {compiler!r} "
+                              f"cannot be run ({error.strerror}); set CC to a C compiler, "
+                              "or pass --bind-all to let TensorFlow listen on every "
+                              "interface") from None
         if result.returncode != 0:
             raise LaunchError(f"cannot build {SOURCE.name} with {compiler}: "
                               f"{result.stderr.strip().splitlines()[-1:] or result.returncode}; "

@@ -224,8 +224,9 @@ class InputPipeline:
             return
         try:
             coord.request_stop((type(error), error, error.__traceback__))
-        except Exception:  # a Coordinator joined already re-raises; the error is kept anyway
-            pass
+        except BaseException as raised:
+            if raised is not error:  # a Coordinator joined already re-raises the error given
+                raise
 
     def close(self, grace_seconds: float = 30.0) -> None:
         """Stops and joins every thread of the pipeline; safe to call twice.
@@ -236,22 +237,30 @@ class InputPipeline:
         if self._state != "running":
             self._state = "closed"
             return
+        import tensorflow as tf
         self._state = "closed"
         self._coord.request_stop()
         for op in self._ops.cancel_ops:
             try:
                 self._session.run(op)
-            except Exception:  # a closed session: its threads have stopped already
+            except (RuntimeError, tf.errors.OpError):  # a closed session: its threads have stopped
                 pass
         try:
             self._coord.join(self._threads, stop_grace_period_secs=grace_seconds)
         except RuntimeError as error:
             if "threads still running" in str(error):
                 raise InputPipelineError(f"input pipeline threads did not stop: {error}") from None
-        except Exception:  # a runner's error while stopping: the stop is what matters
-            pass
+            self._keep(error)
+        except Exception as error:  # noqa: BLE001 - a queue runner's error from before the stop
+            self._keep(error)
         finally:
             self._threads = [t for t in self._threads if t.is_alive()]
+
+    def _keep(self, error: BaseException) -> None:
+        """Keeps an error `join` re-raised as the pipeline's (unless one came first): the stop
+        goes on, and the consumer still sees the reading error."""
+        if self._errors is not None:
+            self._errors.set(error)
 
     def __enter__(self) -> "InputPipeline":
         return self.start()
@@ -268,9 +277,10 @@ class InputPipeline:
         """Whether the batch queue was consumed to its end (the feeder is done, nothing left)."""
         if self._state != "running" or self._feeder is None:
             return False
+        import tensorflow as tf
         try:
             closed, size = self._session.run(self._ops.queue_size)
-        except Exception:
+        except (RuntimeError, tf.errors.OpError):  # a closed session or queue: not drained by us
             return False
         return bool(closed) and int(size) == 0
 

@@ -9,7 +9,7 @@
   is stopped, and the result names the task and its exit code;
 - Ctrl-C (SIGINT) or SIGTERM stops every task and its children (each task runs
   in its own process group): no process is left behind; on Linux a task is
-  also killed if launch itself dies (PR_SET_PDEATHSIG);
+  also killed if launch itself dies (PR_SET_PDEATHSIG, `runner.lifetime`);
 - with `max_restarts`, a failed run is stopped and started again (all tasks,
   new free ports): training scripts that back up (`modern.fault_tolerance`)
   resume from their last backup;
@@ -33,6 +33,7 @@ import threading
 import time
 from typing import Callable, Optional, Sequence, TextIO
 
+from tf1compat.runner.lifetime import die_with_parent
 from tf1compat.shared.cluster_spec import CHIEF, EVALUATOR, PS, WORKER, Cluster, port_in_use, \
     split_address
 from tf1compat.shared.errors import LaunchError
@@ -54,16 +55,6 @@ def describe_exit(returncode: int) -> str:
 def exit_status(returncode: int) -> int:
     """A shell-style exit status: the code, or 128 + signal number."""
     return 128 - returncode if returncode < 0 else returncode
-
-
-def _die_with_parent() -> None:  # runs in the child between fork and exec
-    """Linux: the task gets SIGKILL if launch itself dies (even by SIGKILL)."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except Exception:
-        pass
 
 
 def default_main_jobs(cluster: Cluster) -> tuple[str, ...]:
@@ -232,11 +223,12 @@ class Launcher:
             command = list(self.command)
             if self.tf1_flags:
                 command += tf1_flags(cluster, job, index)
-            process = subprocess.Popen(command, env=self._task_env(cluster, job, index, attempt),
+            env = self._task_env(cluster, job, index, attempt)
+            # Output-forwarding threads already run: Popen starts the session, and the exec
+            # wrapper the parent-death signal, with no Python code between fork and exec.
+            process = subprocess.Popen(die_with_parent(command, env), env=env,
                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                       stdin=subprocess.DEVNULL, start_new_session=True,
-                                       preexec_fn=_die_with_parent
-                                       if sys.platform.startswith("linux") else None)
+                                       stdin=subprocess.DEVNULL, start_new_session=True)
             name = f"{job}:{index}"
             prefix = f"[{name}] "
             threads = [threading.Thread(target=self._forward, args=(stream, prefix, sink),

@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-LEGACY_KERAS_HINT = ("pip install tf_keras (the 'legacy' extra: pip install 'tf1compat[legacy]'); "
+LEGACY_KERAS_HINT = ("pip install 'tf1compat[legacy]' (tf_keras, the version TF 2.21 takes); "
                      "Keras 3, the Keras of TF 2.21, has no TF1 layers")
 
 _MODULE = "tf_keras.api._v1.keras.__internal__.legacy.layers"

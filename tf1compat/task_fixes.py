@@ -10,7 +10,7 @@ How it reaches the task: launch puts `task_site/` first on the task's PYTHONPATH
 Python imports its `sitecustomize` at start-up, which runs the task's own
 sitecustomize (if any) and then `install_from_environment()`. That imports
 neither TensorFlow nor Keras: the fix is applied right after Keras's TensorFlow
-trainer has been imported (`tf1compat.import_watch`), in the processes that
+trainer has been imported (`tf1compat.shared.import_watch`), in the processes that
 import it, and nowhere else.
 """
 
@@ -46,7 +46,7 @@ def install_from_environment() -> bool:
     """Arranges the fixes the environment asks for; True when the Keras fix is arranged."""
     if os.environ.get(ENV_KERAS_FIX) != "1":
         return False
-    from tf1compat import import_watch
+    from tf1compat.shared import import_watch
 
     import_watch.when_imported(KERAS_TRAINER, _install_keras_fix)
     return True

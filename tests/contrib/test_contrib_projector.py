@@ -95,5 +95,6 @@ def test_without_tensorboard_the_error_says_what_to_install(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "tensorboard", None)
     monkeypatch.setitem(sys.modules, "tensorboard.plugins", None)
-    with pytest.raises(ContribError, match=r"projector.ProjectorConfig.*pip install tensorboard"):
+    with pytest.raises(ContribError,
+                       match=r"projector.ProjectorConfig.*pip install 'tf1compat\[projector\]'"):
         projector._library.__wrapped__("ProjectorConfig")

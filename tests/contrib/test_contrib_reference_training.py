@@ -1,7 +1,5 @@
 """contrib.training.HParams and contrib.learn.ModeKeys against TensorFlow 1.15."""
 
-import pytest
-
 from .three_ways import assert_close, three_ways
 
 HPARAMS = r"""

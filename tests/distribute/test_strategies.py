@@ -1,7 +1,5 @@
 """modern.distribute.strategy: each name on logical CPUs, and what each one says is missing."""
 
-import json
-
 import pytest
 
 from isolated import run_json

@@ -1,4 +1,4 @@
-"""tf1compat.import_watch: a function run once a module has finished importing."""
+"""tf1compat.shared.import_watch: a function run once a module has finished importing."""
 
 import textwrap
 
@@ -11,7 +11,7 @@ def test_callback_runs_after_the_module_code_once_and_failures_do_not_break_the_
     got = run_json(textwrap.dedent(f"""
         import json, sys, warnings
         sys.path.insert(0, {str(tmp_path)!r})
-        from tf1compat import import_watch
+        from tf1compat.shared import import_watch
         seen = []
         import_watch.when_imported("watched", lambda m: seen.append(m.VALUE + 1))
         before = list(seen)

@@ -6,9 +6,11 @@ import pytest
 def _gpu_count() -> int:
     try:
         import pynvml
-
+    except ImportError:  # no nvidia-ml-py: no way to see a GPU
+        return 0
+    try:
         pynvml.nvmlInit()
-    except Exception:
+    except pynvml.NVMLError:  # no driver: no GPU here
         return 0
     try:
         return pynvml.nvmlDeviceGetCount()

@@ -152,7 +152,7 @@ def test_tf_layers_without_tf_keras_says_what_to_install(tmp_path):
     result = run_cli("run", str(path), env=env)
     assert result.returncode == 1
     assert "LegacyKerasMissingError: tf.layers.dense needs legacy Keras. Fix: pip install " \
-           "tf_keras" in result.stderr
+           "'tf1compat[legacy]'" in result.stderr
     assert "legacy Keras (tf_keras): missing" in result.stderr
 
 

@@ -164,6 +164,10 @@ def run(args: argparse.Namespace) -> int:
     for name in ("tf1_python", "migrated"):
         if getattr(args, name):
             raise Tf1CompatError(f"--{name.replace('_', '-')} goes with --script SCRIPT")
+    if args.plot:  # before the examples run, not after minutes of them
+        from tf1compat.cli.compare_plot import require_matplotlib
+
+        require_matplotlib()
     folder = find_examples(args.examples)
     package = _import_package(folder)
     names = _selected(tuple(package.EXAMPLES), args.only)

@@ -9,12 +9,19 @@ from tf1compat.shared.errors import Tf1CompatError
 METRICS = (("loss", "loss per epoch"), ("accuracy", "accuracy per epoch"))
 
 
+def require_matplotlib() -> None:
+    """Raises Tf1CompatError naming the extra to install when matplotlib cannot be imported."""
+    try:
+        import matplotlib  # noqa: F401 - only whether it imports
+    except ImportError:
+        raise Tf1CompatError("--plot needs matplotlib: pip install 'tf1compat[plot]'") from None
+
+
 def plot_histories(rows: list[dict[str, Any]], path: str) -> int:
     """Draws one row of panels (loss, accuracy) per training example; returns how many."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise Tf1CompatError("--plot needs matplotlib: pip install matplotlib") from None
+    require_matplotlib()
+    import matplotlib
+
     matplotlib.use("Agg")  # files only; no display needed
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator

@@ -50,7 +50,8 @@ def _hdfs_status() -> dict[str, Any]:
         detail = f"TensorFlow plugin {status['plugin_version']} ({status['path']})"
     else:
         fallback = (f"tf.data falls back to hdfs-native {status['hdfs_native_python']}"
-                    if status["hdfs_native_python"] else "no fallback: pip install hdfs-native")
+                    if status["hdfs_native_python"] else
+                    "no fallback: pip install 'hdfs-native>=0.14,<0.15'")
         detail = f"{status['error']}; {fallback}"
     return dict(status, available=registered, detail=detail)
 
@@ -59,10 +60,10 @@ def _nvml_status() -> dict[str, Any]:
     try:
         import pynvml
     except ImportError:
-        return {"available": False, "detail": "pip install nvidia-ml-py"}
+        return {"available": False, "detail": "pip install 'nvidia-ml-py>=12'"}
     try:
         pynvml.nvmlInit()
-    except Exception as error:  # NVMLError_LibraryNotFound and friends
+    except pynvml.NVMLError as error:  # NVMLError_LibraryNotFound and friends
         return {"available": False, "detail": f"installed, but {error}"}
     pynvml.nvmlShutdown()
     return {"available": True}

@@ -2,7 +2,7 @@
 
 TF 1.x wrote `projector_config.pbtxt` into a FileWriter's logdir; TensorBoard
 reads that file to show embeddings. TensorBoard's own package
-(`tensorboard.plugins.projector`, pip install tensorboard) keeps the same
+(`tensorboard.plugins.projector`, pip install 'tf1compat[projector]') keeps the same
 messages with the same fields (`ProjectorConfig`, `EmbeddingInfo`,
 `SpriteMetadata`), so a config built here writes the text TF 1.15 wrote.
 The one difference in calling is `visualize_embeddings`' first argument: TF
@@ -34,7 +34,7 @@ def _library(name: str) -> Any:
     except ImportError as error:
         raise ContribError(f"{_NAMESPACE}.{name}",
                            f"it is served by the tensorboard library, which is not installed "
-                           f"({error}): pip install tensorboard, or tf1compat[projector]") \
+                           f"({error}): pip install 'tf1compat[projector]'") \
             from None
     return projector
 

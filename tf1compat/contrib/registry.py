@@ -205,7 +205,8 @@ def resolve(name: str) -> Any:
             raise
         if entry.source == TF_SLIM:
             raise ContribError(name, f"it is served by the tf_slim library, which is not "
-                                     f"installed ({error}): pip install tf-slim") from None
+                                     f"installed ({error}): pip install 'tf1compat[slim]'") \
+                from None
         raise ContribError(name, f"TensorFlow's upgrade table maps it to {entry.target}, which "
                                  f"TF 2.21 does not have ({error})") from None
 

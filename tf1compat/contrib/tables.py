@@ -131,8 +131,8 @@ LIBRARY_NAMES: dict[str, str] = {
     "layers.optimize_loss": "tf_slim.layers.optimizers.optimize_loss",
     "slim.optimize_loss": "tf_slim.layers.optimizers.optimize_loss",
 }
-LIBRARY_NOTE = ("contrib.slim's own code, from the tf_slim library (pip install tf-slim, or "
-                "tf1compat[slim])")
+LIBRARY_NOTE = ("contrib.slim's own code, from the tf_slim library "
+                "(pip install 'tf1compat[slim]')")
 
 # contrib modules served by a tf1compat module of their own: name -> module.
 # contrib.learn's MNIST reader is the one `tensorflow.examples.tutorials.mnist.input_data`
@@ -153,8 +153,8 @@ MODULE_HOME_NOTES: dict[str, str] = {  # a module's own note, where it is not th
     **{name: "contrib.learn's text preprocessing module (pure Python); restore() reads the "
              "pickles TF 1.15 saved"
        for name in ("learn.preprocessing.text", "learn.preprocessing.categorical_vocabulary")},
-    "tensorboard.plugins.projector": "TensorBoard's projector messages (pip install tensorboard, "
-                                     "or tf1compat[projector]) with TF 1.x's "
+    "tensorboard.plugins.projector": "TensorBoard's projector messages (pip install "
+                                     "'tf1compat[projector]') with TF 1.x's "
                                      "visualize_embeddings(summary_writer, config)",
 }
 

@@ -70,7 +70,7 @@ def load() -> types.ModuleType:
     """`tf_slim`, imported once, its readers of the moved names given a view that has them.
 
     Raises:
-      ImportError: tf_slim is not installed (`pip install tf-slim`).
+      ImportError: tf_slim is not installed (`pip install 'tf1compat[slim]'`).
     """
     import tensorflow as tf
     from tensorflow.python.framework import ops

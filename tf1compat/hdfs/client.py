@@ -101,7 +101,7 @@ def client_for(uri: HdfsUri):
     except ImportError as e:
         raise HdfsError(
             "reading hdfs:// without the TensorFlow plugin needs the hdfs-native package: "
-            "pip install 'hdfs-native>=0.14,<0.15' (or pip install 'tf1compat[hdfs]')",
+            "pip install 'hdfs-native>=0.14,<0.15' (a dependency of tf1compat)",
             str(uri),
         ) from e
     user = os.environ.get("HADOOP_USER_NAME", "")

@@ -46,13 +46,13 @@ def read_chunks(path: str, chunk_bytes: int = CHUNK_BYTES) -> Iterator[bytes]:
         raise HdfsError(f"open {uri}: is a directory, expected a file", str(uri))
     try:
         reader = client_for(uri).read(uri.path)
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:  # noqa: BLE001 - mapped to our error classes
         raise translate_error("open", uri, e) from e
     with reader:
         while True:
             try:
                 chunk = reader.read(chunk_bytes)
-            except Exception as e:  # noqa: BLE001
+            except Exception as e:  # noqa: BLE001 - mapped to our error classes
                 raise translate_error("read", uri, e) from e
             if not chunk:
                 return
@@ -126,7 +126,7 @@ def glob(pattern: str) -> list[str]:
                 listing = list(client.list_status(base))
             except FileNotFoundError:
                 continue
-            except Exception as e:  # noqa: BLE001
+            except Exception as e:  # noqa: BLE001 - mapped to our error classes
                 raise translate_error("list", HdfsUri(uri.scheme, uri.authority, base), e) from e
             for status in listing:
                 name = status.path.rstrip("/").rsplit("/", 1)[-1]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from tf1compat import import_watch
+from tf1compat.shared import import_watch
 
 _arranged = False
 

@@ -26,11 +26,11 @@ def _prepare_environment() -> Optional[str]:
     if not legacy_keras_available():
         return None
     os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
-    try:
-        from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
+    try:
         return version("tf_keras")
-    except Exception:  # a tf_keras without metadata still works
+    except PackageNotFoundError:  # a tf_keras without metadata still works
         return "installed"
 
 
@@ -128,7 +128,7 @@ def main(spec_path: str) -> int:
     except KeyboardInterrupt as error:
         _print_script_traceback(error, import_hook.is_user_file)
         code, status = 130, "interrupted"
-    except BaseException as error:  # the script's failure: show its traceback, not ours
+    except BaseException as error:  # noqa: BLE001 - the script's failure: its traceback, not ours
         _print_script_traceback(error, import_hook.is_user_file)
         code, status = 1, f"raised {type(error).__name__}"
         run.cause = _known_cause(error)

@@ -1,15 +1,17 @@
-"""Parent side of `tf1compat run`: the script and what it started never outlive the run.
+"""Parent side of `tf1compat run` and `tf1compat launch`: children never outlive them.
 
 Two guards that need no code of the parent to run when it dies (SIGKILL,
 out-of-memory kill, `timeout -k`):
 
 - the child gets SIGKILL from the kernel when the parent dies (Linux
-  PR_SET_PDEATHSIG, set between fork and exec);
-- a small reaper process, forked before the script starts, waits on a pipe
-  only the parent holds: end of file without the parent's all-clear means the
-  parent died, and the reaper kills the child's whole process group, so the
-  script's own children go too (the parent-death signal reaches the child
-  alone).
+  PR_SET_PDEATHSIG): `die_with_parent` wraps its command in a tiny exec
+  wrapper (`die_with_parent.py`) that sets it after exec, so no Python code
+  runs between fork and exec, where it is unsafe once the parent has threads;
+- for `run`, a small reaper process, forked before the script starts, waits
+  on a pipe only the parent holds: end of file without the parent's all-clear
+  means the parent died, and the reaper kills the child's whole process
+  group, so the script's own children go too (the parent-death signal
+  reaches the child alone).
 
 The parent-death signal fires when the *thread* that forked the child ends:
 `ChildRun.run` forks and then waits for the child in the same thread, so that
@@ -19,39 +21,49 @@ thread outlives the child.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import shutil
 import signal
 import sys
-from typing import Callable
+from pathlib import Path
+from typing import Mapping, Optional, Sequence
 
-PR_SET_PDEATHSIG = 1
+_WRAPPER = Path(__file__).with_name("die_with_parent.py")
 ALL_CLEAR = b"0"
 # Signals a parent can end itself by without a core dump, as the child ended.
 _RERAISABLE = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGKILL, signal.SIGPIPE,
                signal.SIGALRM, signal.SIGUSR1, signal.SIGUSR2}
 
 
-def die_with_parent(parent_pid: int, own_group: bool = False) -> Callable[[], None]:
-    """A preexec_fn: the child gets SIGKILL when the process `parent_pid` dies (Linux).
+def die_with_parent(command: Sequence[str], env: Optional[Mapping[str, str]] = None,
+                    own_group: bool = False) -> list[str]:
+    """The command that runs `command` and gets SIGKILL when this process dies (Linux).
 
-    With `own_group`, the child also starts its own process group.
+    The child checks, once the parent-death signal is set, that this process is
+    still its parent, and kills itself if not (this process died in between).
+    Elsewhere there is no such signal, and the command is returned unchanged
+    unless `own_group` asks for the wrapper.
+
+    Args:
+      command: the program (looked up on `env`'s PATH, as Popen does) and its arguments.
+      env: the environment the child gets (default: this process's).
+      own_group: the child also starts its own process group (for Pythons
+        without `Popen(process_group=0)`).
+
+    Raises:
+      FileNotFoundError: the program is not found, as Popen would raise it.
     """
-
-    def arm() -> None:  # runs in the child between fork and exec
-        if own_group:
-            os.setpgrp()
-        if not sys.platform.startswith("linux"):
-            return
-        try:
-            import ctypes
-
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        except Exception:  # no prctl: the reaper still applies
-            return
-        if os.getppid() != parent_pid:  # the parent died before prctl took effect
-            os.kill(os.getpid(), signal.SIGKILL)
-
-    return arm
+    command = list(command)
+    if not sys.platform.startswith("linux") and not own_group:
+        return command
+    search_path = (os.environ if env is None else env).get("PATH", os.defpath)
+    program = shutil.which(command[0], path=search_path)
+    if program is None:
+        raise FileNotFoundError(errno.ENOENT, f"No such file or directory: {command[0]!r}",
+                                command[0])
+    return [sys.executable, "-I", "-S", str(_WRAPPER), str(os.getpid()),
+            "1" if own_group else "0", program, *command]
 
 
 class Reaper:
@@ -100,7 +112,7 @@ def end_as(signum: int) -> int:
     if signum not in _RERAISABLE:
         return 128 + signum
     for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(OSError, ValueError):  # a broken pipe or closed stream: end anyway
             stream.flush()
     if signum != signal.SIGKILL:  # SIGKILL's action cannot be changed, nor need be
         signal.signal(signum, signal.SIG_DFL)

@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from typing import Any, Iterator, Optional
 
 from tf1compat.runner import RunSpec
@@ -30,6 +31,16 @@ FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 def _kill_group(pgid: int, sig: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
+
+
+def _wait_for_own_group(process: subprocess.Popen, limit: float = 10.0) -> None:
+    """Waits until the child (its exec wrapper) has made its own group, so signals reach it."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline and process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            if os.getpgid(process.pid) == process.pid:
+                return
+        time.sleep(0.001)
 
 
 @contextlib.contextmanager
@@ -93,13 +104,15 @@ class ChildRun:
                 signal.signal(sig, self._forward)
             # Its own process group, so signals reach all it started; the kernel kills it if we
             # die. This thread forks it and waits for it: the parent-death signal follows the
-            # forking thread, which therefore outlives the child.
+            # forking thread, which therefore outlives the child. Popen does both with no
+            # Python code between fork and exec (no preexec_fn, unsafe with threads).
             own_group = sys.version_info < (3, 11)  # Popen's process_group is 3.11's
             group = {} if own_group else {"process_group": 0}
             try:
                 self.process = subprocess.Popen(
-                    command, env=self.env, preexec_fn=die_with_parent(os.getpid(), own_group),
-                    **group)
+                    die_with_parent(command, self.env, own_group), env=self.env, **group)
+                if own_group:
+                    _wait_for_own_group(self.process)
             except BaseException:
                 for sig, handler in previous.items():
                     signal.signal(sig, handler)

@@ -58,6 +58,7 @@ def end_by(signum: int, flush: bool = True) -> None:
     """Ends this process by `signum` with its default action (never returns)."""
     if flush:
         for stream in (sys.stdout, sys.stderr):
+            # any stream (a script may replace sys.stdout): whatever it raises, the process ends
             with contextlib.suppress(Exception):
                 stream.flush()
     try:
@@ -103,8 +104,10 @@ class Stopper:
         guard.start()
         try:
             self._before_end(signum)
-        except BaseException:  # the report is best effort; ending is not
-            pass
+        except BaseException as error:  # noqa: BLE001 - the report is best effort; ending is not
+            with contextlib.suppress(Exception):  # any stderr, closed or the script's own
+                sys.stderr.write(f"tf1compat run: no report for this stop ({type(error).__name__}: "
+                                 f"{error})\n")
         end_by(signum)
 
     def _on_ending(self, signum, frame) -> None:  # main thread, when it runs Python

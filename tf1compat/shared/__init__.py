@@ -12,8 +12,9 @@
   they are read (`csv_files`) and the bad-row rules (`csv_rows`), so that both
   input pipelines give the same rows in the same order and the same errors;
 - clusters: `Cluster` (`cluster_spec`) and this task's server (`cluster_server`);
-- towers' building blocks (`towers`: `replicate`, `sum_on`) and the packages'
-  lazy attributes (`lazy_exports`);
+- towers' building blocks (`towers`: `replicate`, `sum_on`), the packages'
+  lazy attributes (`lazy_exports`) and a function run once a module has been
+  imported (`import_watch`);
 - the private TensorFlow names both worlds rely on, declared (`tf_internal_table`)
   and resolved and checked (`tf_internals`).
 

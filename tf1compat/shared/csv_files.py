@@ -122,7 +122,7 @@ def _expand(pattern: str) -> list[tuple[str, bool]]:
     else:
         try:
             matches = sorted(_gfile().glob(pattern))
-        except Exception as error:  # TF raises its own errors for a bad scheme or host
+        except Exception as error:  # noqa: BLE001 - TF's own errors for a bad scheme or host
             raise InputFileError(pattern, f"the glob could not be listed: {error}") from None
     if not matches:
         raise InputFileError(pattern, "the glob matched no files")
@@ -154,7 +154,7 @@ def _check(path: str, fallback: bool) -> tuple[Optional[int], bool]:
             size = gfile.stat(path).length
         except InputFileError:
             raise
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - any file system's error, with its reason
             raise InputFileError(path, f"cannot be opened: {error}") from None
     if size == 0:
         raise InputFileError(path, "the file is empty (0 bytes)")

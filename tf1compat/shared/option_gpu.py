@@ -190,7 +190,7 @@ def _plan_fraction(planner) -> None:
         if total is None:
             raise GpuMemoryUnknownError(
                 f"memory_fraction={fraction} needs GPU {index}'s total memory, and neither "
-                "NVML (pip install nvidia-ml-py) nor nvidia-smi could report it; give "
+                "NVML (pip install 'nvidia-ml-py>=12') nor nvidia-smi could report it; give "
                 "virtual_gpus=[[MiB]] instead, or install the NVIDIA driver tools")
         limit = int(fraction * total)
         logical(planner)[index] = (limit,)

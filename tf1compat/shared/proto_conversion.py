@@ -34,10 +34,12 @@ def parse_config_proto(proto: Any):
     if isinstance(proto, config_proto):
         return proto
     if isinstance(proto, (bytes, bytearray)):
+        from google.protobuf.message import DecodeError
+
         parsed = config_proto()
         try:
             parsed.ParseFromString(bytes(proto))
-        except Exception as error:  # protobuf's DecodeError; keep its reason
+        except DecodeError as error:  # keep protobuf's reason
             raise OptionError("ConfigProto", _short(proto), "a serialized ConfigProto",
                               f"does not parse: {error}") from None
         return parsed

@@ -3,7 +3,8 @@
 This folder is first on a task's PYTHONPATH and holds this file only. The
 task's own `sitecustomize` (found further along sys.path) runs first, as if
 this one were not there; then the fixes of `tf1compat.task_fixes` are arranged.
-Nothing here may stop the task from starting: failures are ignored.
+Nothing here may stop the task from starting: a failure to arrange the fixes
+is one line on stderr, naming what failed, and the task runs without them.
 """
 
 import importlib.machinery
@@ -42,5 +43,7 @@ try:
 finally:
     try:
         _arrange_fixes()
-    except Exception:  # noqa: BLE001 - the task must start regardless
-        pass
+    except Exception as error:  # noqa: BLE001 - the task must start regardless; said below
+        sys.stderr.write(f"tf1compat launch: the task fixes (tf1compat.task_fixes) are not "
+                         f"installed in this task, which runs without them: "
+                         f"{type(error).__name__}: {error}\n")

@@ -1,0 +1,24 @@
+"""The start-up hook of launch's tasks never stops a task, and says when its fixes are off."""
+
+import subprocess
+import sys
+
+from isolated import REPO_ROOT
+
+TASK_SITE = REPO_ROOT / "tf1compat" / "task_site"
+
+
+def test_a_failing_fix_is_one_line_on_stderr_and_the_task_still_runs(tmp_path):
+    broken = tmp_path / "tf1compat"
+    broken.mkdir()
+    (broken / "__init__.py").write_text("")
+    (broken / "task_fixes.py").write_text(
+        "def install_from_environment():\n    raise RuntimeError('boom')\n")
+    result = subprocess.run([sys.executable, "-c", "print('task ran')"], capture_output=True,
+                            text=True, timeout=60,
+                            env={"PYTHONPATH": f"{TASK_SITE}:{tmp_path}", "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0
+    assert result.stdout == "task ran\n"
+    assert "tf1compat launch: the task fixes (tf1compat.task_fixes) are not installed in this " \
+           "task, which runs without them: RuntimeError: boom" in result.stderr
+    assert "Traceback" not in result.stderr
