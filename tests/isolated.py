@@ -62,10 +62,11 @@ def run_json(source: str, **kwargs: Any) -> Any:
     return last_json(run_python(source, **kwargs))
 
 
-def run_cli(*args: str, env: Optional[dict[str, str]] = None,
-            timeout: float = 240) -> subprocess.CompletedProcess:
-    """Runs the `tf1compat` command line (through `python -m`) in a fresh process."""
+def run_cli(*args: str, env: Optional[dict[str, str]] = None, timeout: float = 240,
+            cwd: Optional[Path] = None) -> subprocess.CompletedProcess:
+    """Runs the `tf1compat` command line (through `python -m`) in a fresh process, in `cwd`
+    (default: the checkout)."""
     return subprocess.run([sys.executable, "-m", "tf1compat.cli.main", *args],
                           capture_output=True, text=True,
                           timeout=budget(timeout, floor=timeout),
-                          env=python_env(env), cwd=str(REPO_ROOT))
+                          env=python_env(env), cwd=str(cwd or REPO_ROOT))

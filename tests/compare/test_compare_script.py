@@ -27,7 +27,7 @@ TRAINING = textwrap.dedent('''
             _, value = sess.run([train, loss])
         print("steps: %d loss: %.6f" % (steps, value))
         print("w:", np.round(sess.run(w).ravel(), 5).tolist())
-    with open(sys.argv[2], "w") as out:  # each side writes into its own scratch folder
+    with open(sys.argv[2], "w") as out:  # each side writes into its own copy of the folder
         out.write("done")
     print("wrote", sys.argv[2])
     ''')
@@ -50,31 +50,36 @@ FAILS_OUTSIDE_TF1 = textwrap.dedent('''
     ''')
 
 
-def compare(tmp_path, source, *args, python=None):
+def compare(tmp_path, source, *args, options=(), python=None):
+    """`compare --json OPTIONS --script script.py ARGS`, run from tmp_path."""
     script = tmp_path / "script.py"
     script.write_text(source)
-    return run_cli("compare", "--json", "--script", str(script), *args,
-                   *(["--tf1-python", str(python)] if python else []), timeout=600)
+    return run_cli("compare", "--json", *options,
+                   *(["--tf1-python", str(python)] if python else []), "--script",
+                   "script.py", *args, timeout=600, cwd=tmp_path,
+                   env={"TMPDIR": str(tmp_path)})  # the copies a side wrote into are kept
 
 
 @pytest.mark.tf1_reference
 def test_a_script_that_agrees(tmp_path, tf1_python):
-    result = compare(tmp_path, TRAINING, "25", "{scratch}/marker.txt", "--migrated",
+    result = compare(tmp_path, TRAINING, "25", "marker.txt", options=["--migrated"],
                      python=tf1_python)
     assert result.returncode == 0, result.stdout + result.stderr[-3000:]
     outcome = json.loads(result.stdout)
     assert outcome["ok"] and sorted(outcome["sides"]) == ["migrated", "run", "tf1"]
-    assert outcome["sides"]["tf1"]["printed"].splitlines()[-1] == "wrote {scratch}/marker.txt"
+    assert outcome["sides"]["tf1"]["printed"].splitlines()[-1] == "wrote marker.txt"
+    assert all(side["written"] == ["marker.txt"] for side in outcome["sides"].values())
+    assert not (tmp_path / "marker.txt").exists()
     for side in ("run", "migrated"):
         comparison = outcome["comparisons"][side]
         assert comparison["ok"] and comparison["differences"] == []
         assert len(comparison["agreements"]) == 4  # 25, the loss, two weights
-    assert outcome["args"] == ["25", "{scratch}/marker.txt"]
+    assert outcome["args"] == ["25", "marker.txt"] and outcome["result"] == "same"
 
 
 @pytest.mark.tf1_reference
 def test_a_planted_difference_is_reported_and_exits_1(tmp_path, tf1_python):
-    result = compare(tmp_path, DIFFERS, "--rtol", "1e-3", python=tf1_python)
+    result = compare(tmp_path, DIFFERS, options=["--rtol", "1e-3"], python=tf1_python)
     assert result.returncode == 1, result.stderr[-3000:]
     outcome = json.loads(result.stdout)
     differences = outcome["comparisons"]["run"]["differences"]
@@ -83,8 +88,9 @@ def test_a_planted_difference_is_reported_and_exits_1(tmp_path, tf1_python):
     assert "1.0100 where 1.0000 was printed" in differences[1]["detail"]
     assert [a["expected"] for a in outcome["comparisons"]["run"]["agreements"]] == ["0.500"]
     assert outcome["rtol"] == 1e-3
-    table = run_cli("compare", "--script", str(tmp_path / "script.py"), "--tf1-python",
-                    str(tf1_python), timeout=600)
+    assert outcome["result"] == "different"
+    table = run_cli("compare", "--tf1-python", str(tf1_python), "--script",
+                    str(tmp_path / "script.py"), timeout=600)
     assert table.returncode == 1
     assert "run: DIFFERS: 1 number(s) agree within rtol=0.0001 atol=1e-06; 2 difference(s)" \
         in table.stdout and "result: DIFFERENT" in table.stdout
@@ -99,16 +105,20 @@ def test_a_script_failing_on_one_side(tmp_path, tf1_python):
         "started\nfinished\n"
     run = outcome["sides"]["run"]
     assert not run["ok"] and run["exit_code"] == 1
-    assert "this script refuses to run outside TensorFlow 1" in run["error"]
-    assert outcome["comparisons"] == {}
+    assert run["error"] == "exit 1: RuntimeError: this script refuses to run outside " \
+        "TensorFlow 1"
+    assert outcome["comparisons"] == {} and outcome["result"] == "failed"
 
 
 def test_bad_input_names_the_option(tmp_path):
     (tmp_path / "script.py").write_text("print(1)\n")
     missing = run_cli("compare", "--script", str(tmp_path / "script.py"))
     assert missing.returncode == 2 and "--script needs --tf1-python PATH" in missing.stderr
-    wrong = run_cli("compare", "--script", str(tmp_path / "script.py"), "--tf1-python",
-                    str(tmp_path / "nope"))
+    late = run_cli("compare", "--script", str(tmp_path / "script.py"), "--tf1-python", "py")
+    assert late.returncode == 2 and "the --tf1-python after the script is the script's own " \
+        "argument: put compare's options before --script" in late.stderr
+    wrong = run_cli("compare", "--tf1-python", str(tmp_path / "nope"), "--script",
+                    str(tmp_path / "script.py"))
     assert wrong.returncode == 2 and f"--tf1-python {tmp_path / 'nope'}: not an executable" \
         in wrong.stderr
     absent = run_cli("compare", "--tf1-python", "/bin/sh", "--script", str(tmp_path / "x.py"))

@@ -33,7 +33,9 @@ def register(subparsers) -> None:
                     "--tf1-python PATH: run your own TF1 script under that TensorFlow 1 "
                     "interpreter and under `tf1compat run` (and, with --migrated, after "
                     "migrate), and compare every number it printed. Example: tf1compat compare "
-                    "--tf1-python ~/tf1/bin/python --script train.py --steps 10")
+                    "--tf1-python ~/tf1/bin/python --script train.py --steps 10 (compare's "
+                    "options go before --script SCRIPT; everything after it is the script's)",
+        allow_abbrev=False)
     parser.add_argument("--only", action="append", metavar="NAME",
                         help="run only this example (repeat, or give a comma list)")
     parser.add_argument("--examples", metavar="DIR",

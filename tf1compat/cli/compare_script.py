@@ -1,19 +1,20 @@
 """`tf1compat compare --script SCRIPT [ARGS]`: a user's own TF1 script under their TensorFlow 1
 interpreter and under tf1compat, side by side, number by number.
 
-Each side runs in its own process with its own scratch folder as the working
-directory (so a checkpoint one side writes is never restored by the other):
+Each side runs in its own process, in its own copy of the working directory the
+user ran compare from (compare_workdir): it reads the inputs by the same relative
+paths as under `python SCRIPT`, and what it writes stays in its copy (so a
+checkpoint one side writes is never restored by the other, nor left in the user's
+folder). The sides:
 
 - `tf1`: `TF1_PYTHON SCRIPT ARGS`, the user's old environment (PYTHONPATH unset);
 - `run`: `tf1compat run SCRIPT ARGS` on TF 2.21;
-- `migrated` (with --migrated): the script and the .py files next to it copied into
-  the scratch folder, `tf1compat migrate --write` on the copy, then `python SCRIPT ARGS`.
+- `migrated` (with --migrated): `tf1compat migrate --write` on the copy of the script
+  and the .py files next to it, then `python SCRIPT ARGS`.
 
-An argument naming an existing file or folder (from the current directory) is passed
-as an absolute path; `{scratch}` in an argument is each side's own scratch folder, and
-that folder is written back as `{scratch}` in what the side printed. The outputs are
-compared by tf1compat.printed_numbers; the exit code is 1 when a side failed or a
-number or line differs.
+ARGS are passed as given. A side's copy is written back as the working directory
+in what it printed. The outputs are compared by tf1compat.printed_numbers; the
+exit code is 1 when a side failed or a number or line differs.
 """
 
 from __future__ import annotations
@@ -29,16 +30,19 @@ from pathlib import Path
 from typing import Any, Optional
 
 from tf1compat import printed_numbers
+from tf1compat.cli.compare_workdir import SideFolder
+from tf1compat.cli.error_line import failure_line
+from tf1compat.cli.script_argv import stop_at_script
 from tf1compat.shared.errors import Tf1CompatError
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--script", nargs=argparse.REMAINDER, metavar="SCRIPT [ARGS]",
-                        help="compare this TF1 script (and its arguments; put them after "
-                             "'--' when one is also an option of compare) under --tf1-python "
-                             "and under `tf1compat run`")
+    parser.add_argument("--script", metavar="SCRIPT [ARGS]",
+                        help="compare this TF1 script under --tf1-python and under `tf1compat "
+                             "run`, each side in its own copy of the working directory; it "
+                             "ends compare's options: everything after SCRIPT is its own")
     parser.add_argument("--tf1-python", metavar="PATH",
                         help="with --script: the python of a TensorFlow 1.x environment")
     parser.add_argument("--migrated", action="store_true",
@@ -50,35 +54,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--atol", type=float, default=printed_numbers.DEFAULT_ATOL,
                         help=f"with --script: absolute float tolerance (default "
                              f"{printed_numbers.DEFAULT_ATOL:g})")
+    stop_at_script(parser, option="--script")
 
 
-def _options_after_script(args: argparse.Namespace) -> tuple[Path, list[str]]:
-    """The script and its arguments; compare's own options given after the script apply too."""
-    tokens = list(args.script)
-    head, tail = (tokens[:tokens.index("--")], tokens[tokens.index("--") + 1:]) \
-        if "--" in tokens else (tokens, [])
-    late = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
-    for flag in ("--tf1-python", "--rtol", "--atol", "--timeout"):
-        late.add_argument(flag, type=float if flag != "--tf1-python" else str)
-    for flag in ("--migrated", "--json"):
-        late.add_argument(flag, action="store_true", default=None)
-    given, rest = late.parse_known_args(head)
-    for name, value in vars(given).items():
-        if value is not None:
-            setattr(args, name, value)
-    script_and_args = rest + tail
-    if not script_and_args:
-        raise Tf1CompatError("--script needs the script to compare: --script SCRIPT [ARGS]")
-    script = Path(script_and_args[0])
+def _check(args: argparse.Namespace) -> tuple[Path, Path]:
+    """The script and the TF1 python, checked."""
+    script = Path(args.script)
     if not script.is_file():
         raise Tf1CompatError(f"--script {script}: no such script file")
-    return script.resolve(), script_and_args[1:]
-
-
-def _check(args: argparse.Namespace) -> Path:
     if not args.tf1_python:
-        raise Tf1CompatError("--script needs --tf1-python PATH: the python of a TensorFlow 1.x "
-                             "environment (e.g. a Python 3.7 venv with tensorflow-cpu==1.15.0)")
+        late = [arg for arg in args.script_args if arg.split("=")[0] == "--tf1-python"]
+        raise Tf1CompatError(
+            "--script needs --tf1-python PATH: the python of a TensorFlow 1.x environment "
+            "(e.g. a Python 3.7 venv with tensorflow-cpu==1.15.0)"
+            + ("; the --tf1-python after the script is the script's own argument: put "
+               "compare's options before --script" if late else ""))
     python = Path(args.tf1_python)
     if not (python.is_file() and os.access(python, os.X_OK)):
         raise Tf1CompatError(f"--tf1-python {args.tf1_python}: not an executable file; give "
@@ -86,19 +76,7 @@ def _check(args: argparse.Namespace) -> Path:
     for name in ("rtol", "atol"):
         if getattr(args, name) < 0:
             raise Tf1CompatError(f"--{name} {getattr(args, name)}: must be >= 0")
-    return python
-
-
-def _script_args(script_args: list[str], scratch: Path) -> list[str]:
-    out = []
-    for arg in script_args:
-        if "{scratch}" in arg:
-            out.append(arg.replace("{scratch}", str(scratch)))
-        elif not arg.startswith("-") and os.path.exists(arg):
-            out.append(os.path.abspath(arg))
-        else:
-            out.append(arg)
-    return out
+    return script, python
 
 
 # Importing TensorFlow 2 sets TF2_BEHAVIOR=1 in its process's environment; TensorFlow 1.15 obeys
@@ -119,84 +97,133 @@ def _environment(with_tf1compat: bool) -> dict[str, str]:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE_ROOT),
                                                           os.environ.get("PYTHONPATH")]))
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    # A script outside the working directory imports its modules from their own folder:
+    # no __pycache__ may be left there.
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
 
 
-def _migrated_copy(script: Path, folder: Path) -> Path:
-    """The script and its sibling modules in `folder`, migrated in place."""
-    folder.mkdir(parents=True)
-    for sibling in script.parent.glob("*.py"):
-        shutil.copy(sibling, folder / sibling.name)
+def _migrated_copy(script: Path, folder: SideFolder) -> Path:
+    """The script and its sibling modules, migrated in place: in the side's copy of the
+    working directory (where every .py file is a copy), or next to it for a script outside."""
+    in_copy = folder.inside(script) is not None
+    if in_copy:
+        script = folder.inside(script)
+    else:
+        outside = folder.root.parent / f"{folder.root.name}-script"
+        outside.mkdir()
+        for sibling in script.parent.glob("*.py"):
+            shutil.copy(sibling, outside / sibling.name)
+        script = outside / script.name
+    modules = sorted(script.parent.glob("*.py"))
     done = subprocess.run([sys.executable, "-m", "tf1compat.cli.main", "migrate", "--write",
-                           str(folder)], capture_output=True, text=True,
+                           *map(str, modules)], capture_output=True, text=True,
                           env=_environment(True))
     if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise Tf1CompatError(f"tf1compat migrate failed on the copy of {script.name}: {last}")
-    return folder / script.name
+        raise Tf1CompatError(f"tf1compat migrate failed on the copy of {script.name}: "
+                             f"{failure_line(done.stderr)}")
+    if in_copy:  # migrating is not what the script wrote
+        folder.restamp(modules)
+    return script
 
 
-def _run_side(command: list[str], scratch: Path, env: dict[str, str],
+def _run_side(command: list[str], folder: SideFolder, env: dict[str, str],
               timeout: float) -> dict[str, Any]:
+    def as_user_sees(text: str) -> str:  # the side's copy shown as the working directory
+        for root in {str(folder.root), os.path.realpath(folder.root)}:
+            text = text.replace(root, str(folder.source))
+        return text
+
     try:
         done = subprocess.run(command, capture_output=True, text=True, env=env,
-                              cwd=str(scratch), timeout=timeout)
+                              cwd=str(folder.root), timeout=timeout)
     except subprocess.TimeoutExpired:
-        return {"ok": False, "exit_code": None, "error": f"timed out after {timeout:.0f} s",
-                "printed": ""}
-    printed = printed_numbers.without_tensorflow_log(done.stdout.replace(str(scratch),
-                                                                         "{scratch}"))
-    outcome: dict[str, Any] = {"ok": done.returncode == 0, "exit_code": done.returncode,
-                               "printed": printed}
-    if done.returncode != 0:
-        lines = [line for line in done.stderr.splitlines() if line.strip()
-                 and not line.startswith("  ")] or ["no output on stderr"]
-        outcome["error"] = f"exit {done.returncode}: {lines[-1][:300]}"
+        outcome: dict[str, Any] = {"ok": False, "exit_code": None,
+                                   "error": f"timed out after {timeout:.0f} s", "printed": ""}
+    else:
+        outcome = {"ok": done.returncode == 0, "exit_code": done.returncode,
+                   "printed": printed_numbers.without_tensorflow_log(as_user_sees(done.stdout))}
+        if done.returncode != 0:
+            outcome["error"] = f"exit {done.returncode}: " \
+                f"{as_user_sees(failure_line(done.stderr))[:300]}"
+    outcome.update(folder.changes())
     return outcome
+
+
+def _result(sides: dict[str, Any], comparisons: dict[str, printed_numbers.Comparison]) -> str:
+    """What the comparison found: same, different, failed, both failed (all failed with
+    --migrated), or changed your files."""
+    failed = [side for side, outcome in sides.items() if not outcome["ok"]]
+    if failed and len(failed) == len(sides):
+        return "both failed" if len(sides) == 2 else "all failed"
+    if failed:
+        return "failed"
+    if not all(comparison.ok for comparison in comparisons.values()):
+        return "different"
+    return "changed your files" if any(o["leaked"] for o in sides.values()) else "same"
 
 
 def compare_script(script: Path, script_args: list[str], python: Path, migrated: bool,
                    rtol: float, atol: float, timeout: float
                    ) -> tuple[dict[str, Any], dict[str, printed_numbers.Comparison]]:
-    """Runs every side and compares each with the TF1 side.
+    """Runs every side, each in its own copy of the working directory, and compares each
+    with the TF1 side.
 
     Returns:
       The JSON-ready outcome, and each compared side's Comparison.
+
+    Raises:
+      Tf1CompatError: the working directory is too big to give each side a copy.
     """
+    source = Path.cwd()
+    original = Path(os.path.abspath(script))
     sides: dict[str, Any] = {}
     comparisons: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(prefix="tf1compat-compare-") as work_dir:
-        work = Path(work_dir)
-        plans = {"tf1": lambda scratch: ([str(python), str(script)], _environment(False)),
-                 "run": lambda scratch: ([sys.executable, "-m", "tf1compat.cli.main", "run",
-                                          "--no-report", str(script)], _environment(True))}
-        if migrated:
-            plans["migrated"] = lambda scratch: (
-                [sys.executable, str(_migrated_copy(script, scratch / "migrated"))],
-                _environment(True))
+    plans = {"tf1": lambda path: ([str(python), path], _environment(False)),
+             "run": lambda path: ([sys.executable, "-m", "tf1compat.cli.main", "run",
+                                   "--no-report", "--", path], _environment(True))}
+    if migrated:
+        plans["migrated"] = lambda path: ([sys.executable, path], _environment(True))
+    work = Path(tempfile.mkdtemp(prefix="tf1compat-compare-")).resolve()
+    try:
         for side, plan in plans.items():
-            scratch = work / side
-            scratch.mkdir()
+            folder = SideFolder.create(source, work / side, skip=work)
+            inside = folder.inside(original)
+            # argv[0] as the user gave it, when it leads to the side's copy
+            path = str(script) if inside is not None and not script.is_absolute() else \
+                str(inside or original)
             try:
-                command, env = plan(scratch)
+                if side == "migrated":
+                    migrated_script = _migrated_copy(original, folder)
+                    path = path if inside is not None else str(migrated_script)
+                command, env = plan(path)
             except Tf1CompatError as error:
                 sides[side] = {"ok": False, "exit_code": None, "error": str(error),
-                               "printed": ""}
+                               "printed": "", **folder.changes()}
                 continue
             print(f"compare --script: running {script.name} ({side})", file=sys.stderr,
                   flush=True)
-            sides[side] = _run_side(command + _script_args(script_args, scratch), scratch,
-                                    env, timeout)
+            sides[side] = _run_side(command + list(script_args), folder, env, timeout)
+    finally:
+        kept = any(o["written"] or o["removed"] for o in sides.values())
+        if not kept:
+            shutil.rmtree(work, ignore_errors=True)
     for side in plans:
         if side != "tf1" and sides["tf1"]["ok"] and sides[side]["ok"]:
             comparisons[side] = printed_numbers.compare(sides["tf1"]["printed"],
                                                         sides[side]["printed"], rtol, atol)
-    ok = all(outcome["ok"] for outcome in sides.values()) and \
-        all(comparison.ok for comparison in comparisons.values())
-    outcome = {"script": str(script), "args": script_args, "tf1_python": str(python),
-               "rtol": rtol, "atol": atol, "ok": ok, "sides": sides,
+    result = _result(sides, comparisons)
+    outcome = {"script": str(original), "args": list(script_args),
+               "tf1_python": str(python), "cwd": str(source), "rtol": rtol, "atol": atol,
+               "ok": result == "same", "result": result, "sides": sides,
+               "kept_in": str(work) if kept else None,
                "comparisons": {side: c.to_dict() for side, c in comparisons.items()}}
     return outcome, comparisons
+
+
+_RESULT_LINES = {"same": "the same results", "different": "DIFFERENT",
+                 "both failed": "both failed", "all failed": "all failed",
+                 "changed your files": "CHANGED YOUR FILES (through a link)"}
 
 
 def format_outcome(outcome: dict[str, Any],
@@ -206,20 +233,30 @@ def format_outcome(outcome: dict[str, Any],
     for side, result in outcome["sides"].items():
         if not result["ok"]:
             lines.append(f"  {side}: FAILED: {result['error']}")
+        if result["leaked"]:
+            lines.append(f"  {side}: CHANGED in {outcome['cwd']} through its link: "
+                         + ", ".join(result["leaked"]))
     for side, comparison in comparisons.items():
         lines.append(f"  {side}: {'agrees' if comparison.ok else 'DIFFERS'}: "
                      + comparison.report().replace("\n", "\n  "))
         for agreement in comparison.agreements:
             lines.append(f"    line {agreement.line}: tf1 {agreement.expected} = "
                          f"{side} {agreement.actual}")
-    lines.append("result: " + ("the same results" if outcome["ok"] else "DIFFERENT"))
+    for side, result in outcome["sides"].items():
+        if result["written"] or result["removed"]:
+            lines.append(f"  {side} wrote: " + (", ".join(result["written"]) or "nothing")
+                         + (f"; removed: {', '.join(result['removed'])}"
+                            if result["removed"] else "")
+                         + f" (kept in {Path(outcome['kept_in']) / side})")
+    failed = [side for side, result in outcome["sides"].items() if not result["ok"]]
+    lines.append("result: " + _RESULT_LINES.get(outcome["result"],
+                                                 "FAILED under " + " and ".join(failed)))
     return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
-    script, script_args = _options_after_script(args)
-    python = _check(args)
-    outcome, comparisons = compare_script(script, script_args, python, args.migrated,
+    script, python = _check(args)
+    outcome, comparisons = compare_script(script, args.script_args, python, args.migrated,
                                           args.rtol, args.atol, args.timeout)
     print(json.dumps(outcome, indent=2) if args.json else format_outcome(outcome, comparisons))
     return 0 if outcome["ok"] else 1

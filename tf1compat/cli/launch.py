@@ -17,6 +17,7 @@ import os
 import shlex
 import sys
 
+from tf1compat.cli.script_argv import stop_at_script
 from tf1compat.shared.cluster_spec import Cluster, local_cluster, parse_hostfile
 from tf1compat.shared.errors import ClusterError, LaunchError
 
@@ -29,9 +30,10 @@ def register(subparsers) -> None:
                     "with the task name; stop every task when one fails or on Ctrl-C. "
                     "WARNING: TensorFlow's gRPC servers have no authentication: anyone who "
                     "can reach a task's port can run code in it. Keep --host on loopback or "
-                    "a private network.",
+                    "a private network. launch's options go before SCRIPT; everything after it "
+                    "is the script's, unchanged.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=__doc__.split("\n\n", 1)[1])
+        epilog=__doc__.split("\n\n", 1)[1], allow_abbrev=False)
     parser.add_argument("--workers", type=int, default=None, metavar="N",
                         help="number of worker tasks (default 1 without --hostfile)")
     parser.add_argument("--ps", type=int, default=0, metavar="M",
@@ -73,7 +75,8 @@ def register(subparsers) -> None:
     parser.add_argument("script", metavar="SCRIPT",
                         help="a .py file (or module with -m, or any program) run in every task")
     parser.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS",
-                        help="arguments passed to SCRIPT")
+                        help="arguments passed to SCRIPT, as given")
+    stop_at_script(parser)
     parser.set_defaults(handler=run)
 
 

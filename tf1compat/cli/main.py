@@ -12,6 +12,7 @@ import sys
 from typing import Optional, Sequence
 
 from tf1compat.cli import compare, doctor, explain, launch, migrate, run
+from tf1compat.cli.script_argv import ScriptArgumentParser
 
 # Verbs that print reports: TensorFlow's native start-up chatter would drown them.
 _QUIET_VERBS = {"doctor", "explain", "migrate"}
@@ -22,7 +23,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tf1compat",
         description="Run TensorFlow 1 session code on TensorFlow 2.21, and see each "
                     "ConfigProto option as its TF2 call.")
-    subparsers = parser.add_subparsers(dest="verb", metavar="COMMAND", required=True)
+    # The verbs that run a script end their options at it (script_argv).
+    subparsers = parser.add_subparsers(dest="verb", metavar="COMMAND", required=True,
+                                       parser_class=ScriptArgumentParser)
     for verb in (compare, run, migrate, launch, doctor, explain):
         verb.register(subparsers)
     return parser

@@ -8,6 +8,7 @@ import os
 import sys
 
 from tf1compat.cli.option_flags import add_option_flags, options_from_args
+from tf1compat.cli.script_argv import stop_at_script
 from tf1compat.shared.errors import Tf1CompatError
 
 
@@ -25,7 +26,8 @@ def register(subparsers) -> None:
                     "stop `python SCRIPT`, also while TensorFlow blocks it (a SIGINT that "
                     "cannot reach it within 5 s, or a second one, ends it); if run dies, the "
                     "script and all it started die too. Example: tf1compat run --device-map "
-                    "'gpu:*=cpu:*' train.py --steps 10")
+                    "'gpu:*=cpu:*' train.py --steps 10. run's options go before SCRIPT; everything after "
+                    "it is the script's, unchanged.", allow_abbrev=False)
     parser.add_argument("--override", action="store_true",
                         help="the command line's options win over the script's own")
     parser.add_argument("--device-map", action="append", default=[], metavar="RULES",
@@ -43,7 +45,8 @@ def register(subparsers) -> None:
     add_option_flags(parser)
     parser.add_argument("script", help="the TF1 script to run")
     parser.add_argument("script_args", nargs=argparse.REMAINDER,
-                        help="arguments for the script (its sys.argv[1:])")
+                        help="arguments for the script (its sys.argv[1:]), as given")
+    stop_at_script(parser)
     parser.set_defaults(handler=run)
 
 
