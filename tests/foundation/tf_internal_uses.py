@@ -39,6 +39,7 @@ OTHER_LIBRARIES = {
     "_kernel_initializer": "tf_keras's legacy RNN cells (tf1compat.contrib.cudnn_rnn)",
     "_kernel": "tf_keras's legacy RNN cells (tf1compat.contrib.rnn)",
     "_bias": "tf_keras's legacy RNN cells (tf1compat.contrib.rnn)",
+    "_option_string_actions": "argparse.ArgumentParser (tf1compat.cli.script_argv)",
 }
 
 

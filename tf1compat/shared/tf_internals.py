@@ -41,7 +41,7 @@ class MissingInternalError(Tf1CompatError, RuntimeError):
         super().__init__(
             f"{internal.feature} needs {', '.join(self.absent)} ({internal.used_for}), which "
             f"TensorFlow {tensorflow_version()} does not have; tf1compat is tested with "
-            f"TensorFlow {tested} (pip install tensorflow=={internal.checked_on[-1]})")
+            f"TensorFlow {tested} (pip install 'tensorflow>=2.21,<2.22')")
 
 
 def tensorflow_version() -> str:
