@@ -18,11 +18,23 @@ from launch_helpers import (alive, finish, kill_group, kill_tasks, read_until, s
 
 pytestmark = pytest.mark.timeout(120)
 
+# Each task prints its TF_CONFIG and argv. launch stops the ps tasks once the others end, so
+# the others first wait (bounded) until every ps task has printed, or a fast worker could end
+# the run before a slow ps task's line.
 ECHO = """
-    import json, os, sys
+    import json, os, sys, time
     config = json.loads(os.environ["TF_CONFIG"])
-    print(json.dumps({"task": os.environ["TF1COMPAT_TASK"], "tf_config": config,
-                      "argv": sys.argv[1:]}))
+    task = os.environ["TF1COMPAT_TASK"]
+    print(json.dumps({"task": task, "tf_config": config, "argv": sys.argv[1:]}), flush=True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    if task.startswith("ps:"):
+        open(os.path.join(here, task.replace(":", "-") + ".printed"), "w").close()
+    else:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not all(
+                os.path.exists(os.path.join(here, "ps-%d.printed" % index))
+                for index in range(len(config["cluster"].get("ps", [])))):
+            time.sleep(0.05)
 """
 
 

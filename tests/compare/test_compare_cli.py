@@ -16,7 +16,7 @@ def fake_examples(tmp_path):
     """An examples folder with one agreeing, one disagreeing and one failing example."""
     folder = tmp_path / "fakes"
     folder.mkdir()
-    (folder / "__init__.py").write_text('EXAMPLES = ("same", "differs", "broken")\n')
+    (folder / "__init__.py").write_text('EXAMPLES = ("same", "differs", "broken", "footer")\n')
     (folder / "common.py").write_text(FAKE_COMMON.replace("from examples", "from fakes"))
     template = textwrap.dedent('''
         from fakes import common
@@ -36,7 +36,11 @@ def fake_examples(tmp_path):
     bodies = {"same": 'return {"summary": "one", "values": {"x": 1}, '
                       '"history": {"loss": [2.1, 1.1], "accuracy": [0.5, 0.6]}}',
               "differs": 'return {"summary": "two", "values": {"x": 2}}',
-              "broken": 'raise RuntimeError("this form is broken")'}
+              "broken": 'raise RuntimeError("this form is broken")',
+              # TensorFlow writes where the failing op was built after the exception
+              "footer": 'import atexit, sys; atexit.register(sys.stderr.write, "\\nOriginal '
+                        'stack trace for \'batch\':\\n  File \'x.py\', line 1\\n"); '
+                        'raise RuntimeError("queue closed")'}
     for name, body in bodies.items():
         (folder / f"{name}.py").write_text(template.format(name=name, tf2_body=body))
     return folder
@@ -58,6 +62,9 @@ def test_disagreement_and_failure_exit_non_zero(fake_examples):
     assert "TF1 1 != TF2 2" in rows["differs"]["detail"]
     assert rows["broken"]["agreement"] == "FAILED"
     assert "this form is broken" in rows["broken"]["detail"]
+    assert rows["footer"]["agreement"] == "FAILED"
+    assert "RuntimeError: queue closed" in rows["footer"]["detail"]
+    assert "Original stack trace" not in rows["footer"]["detail"]
 
 
 def test_plot_draws_training_curves(fake_examples, tmp_path):

@@ -9,6 +9,7 @@ import textwrap
 import time
 
 
+from budgets import budget
 from isolated import python_env, run_cli
 
 STRICT_TOWERS = """
@@ -169,19 +170,19 @@ def test_ctrl_c_stops_the_child_and_leaves_no_process(tmp_path):
                               env=python_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True)
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + budget(120)
         while not marker.exists() or not marker.read_text():
             assert time.monotonic() < deadline and parent.poll() is None
             time.sleep(0.2)
         helper_pid = int(marker.read_text())
         parent.send_signal(signal.SIGINT)
-        _, stderr = parent.communicate(timeout=60)
+        _, stderr = parent.communicate(timeout=budget(60))
     finally:
         if parent.poll() is None:
             parent.kill()
     assert parent.returncode == -signal.SIGINT  # as python ends on it; a shell reports 130
     assert "KeyboardInterrupt" in stderr and "interrupted (exit code 130)" in stderr
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + budget(15, floor=15)
     while _alive(helper_pid):  # the script's own child went with it
         assert time.monotonic() < deadline, f"process {helper_pid} outlived tf1compat run"
         time.sleep(0.2)

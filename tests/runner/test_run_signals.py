@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from budgets import budget
 from isolated import REPO_ROOT, python_env
 from launch_helpers import alive, read_until, wait_gone
 
@@ -96,7 +97,7 @@ def clean_up(process, pids):
             os.kill(pid, signal.SIGKILL)
     if process.poll() is None:
         os.killpg(process.pid, signal.SIGKILL)
-    process.communicate(timeout=30)
+    process.communicate(timeout=budget(30))
 
 
 @pytest.mark.parametrize("sig, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)],
@@ -109,7 +110,7 @@ def test_sigterm_and_sighup_end_a_ps_task_blocked_in_join_at_once(tmp_path, sig,
         assert all(alive(pid) for pid in pids)
         process.send_signal(sig)
         assert wait_gone(pids, GONE_WITHIN) == [], f"the script outlived {sig.name} to run"
-        _, stderr = process.communicate(timeout=60)
+        _, stderr = process.communicate(timeout=budget(60))
     finally:
         clean_up(process, pids)
     assert shell_status(process.returncode) == status
@@ -139,7 +140,7 @@ def test_sigint_to_a_blocked_ps_task_ends_it_after_the_grace(tmp_path):
         pids = pids_printed(process, "serving", lines)
         process.send_signal(signal.SIGINT)  # KeyboardInterrupt can never reach join()
         assert wait_gone(pids, INTERRUPT_GRACE + 30) == []
-        _, stderr = process.communicate(timeout=60)
+        _, stderr = process.communicate(timeout=budget(60))
     finally:
         clean_up(process, pids)
     assert shell_status(process.returncode) == 130
@@ -155,7 +156,7 @@ def test_a_second_sigint_ends_a_blocked_ps_task_at_once(tmp_path):
         time.sleep(0.5)  # two signals sent at once may merge into one on the way
         process.send_signal(signal.SIGINT)
         assert wait_gone(pids, GONE_WITHIN) == []
-        process.communicate(timeout=60)
+        process.communicate(timeout=budget(60))
     finally:
         clean_up(process, pids)
     assert shell_status(process.returncode) == 130
@@ -168,7 +169,7 @@ def test_sigint_raises_keyboard_interrupt_in_a_python_loop(tmp_path, start):
     try:
         pids = pids_printed(process, "looping", lines)
         process.send_signal(signal.SIGINT)
-        stdout, stderr = process.communicate(timeout=60)
+        stdout, stderr = process.communicate(timeout=budget(60))
     finally:
         clean_up(process, pids)
     assert "KeyboardInterrupt handled" in stdout  # the script's own handler ran
@@ -184,7 +185,7 @@ def test_the_scripts_own_sigterm_handler_runs(tmp_path, start):
     try:
         pids = pids_printed(process, "looping", lines)
         process.send_signal(signal.SIGTERM)
-        stdout, _ = process.communicate(timeout=60)
+        stdout, _ = process.communicate(timeout=budget(60))
     finally:
         clean_up(process, pids)
     assert "cleaning up after SIGTERM" in stdout

@@ -28,6 +28,10 @@ STDERR_KEPT = 4000
 # TF 1.15 reads these; TF 2.21's own switches and log levels do not change what it computes.
 _ENV_IGNORED = {"TF_CPP_MIN_LOG_LEVEL", "TF_CPP_MAX_VLOG_LEVEL", "TF_ENABLE_ONEDNN_OPTS",
                 "TF2_BEHAVIOR"}
+# What TF 1.15 writes that no test reads and that would bloat the records: event files (with
+# wall times, so never the same twice), graph dumps and meta graphs (a resumed Estimator
+# rebuilds its graph). Left out of records and of the digests of folders alike.
+_NOT_RECORDED = re.compile(r"(^events\.out\.tfevents\.|^graph\.pbtxt$|\.meta$)")
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)")
 
 
@@ -40,7 +44,8 @@ def _files_under(path: Path) -> list[Path]:
     if path.is_file():
         return [path]
     if path.is_dir():
-        return sorted(p for p in path.rglob("*") if p.is_file())
+        return sorted(p for p in path.rglob("*")
+                      if p.is_file() and not _NOT_RECORDED.search(p.name))
     return []
 
 

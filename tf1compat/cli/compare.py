@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from tf1compat.cli import compare_script
+from tf1compat.cli.error_line import failure_line
 from tf1compat.shared.errors import Tf1CompatError
 
 FORMS = ("tf1", "tf2")
@@ -105,7 +106,7 @@ def _run_form(folder: Path, name: str, form: str, args: argparse.Namespace) -> d
                 "wall": time.perf_counter() - start}
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines:
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        last = failure_line(done.stderr) if done.stderr.strip() else "no output"
         return {"ok": False, "error": f"exit {done.returncode}: {last}",
                 "wall": time.perf_counter() - start}
     outcome = json.loads(lines[-1])
