@@ -1,11 +1,11 @@
-"""`tf1compat.bindhost` builds its shim with a time limit, and says what went wrong."""
+"""`tf1compat.launch.bindhost` builds its shim with a time limit, and says what went wrong."""
 
 import os
 import stat
 
 import pytest
 
-from tf1compat import bindhost
+from tf1compat.launch import bindhost
 from tf1compat.shared.errors import LaunchError
 
 pytestmark = pytest.mark.skipif(not os.uname().sysname == "Linux", reason="LD_PRELOAD is Linux's")

@@ -204,7 +204,7 @@ def test_hostfile_task_runs_that_one_task_here(tmp_path):
 
 LISTEN = """
     import json, os, socket, time
-    from tf1compat import bindhost
+    from tf1compat.launch import bindhost
     port = int(json.loads(os.environ["TF_CONFIG"])["cluster"]["worker"][0].rsplit(":", 1)[1])
     for family, wildcard in ((socket.AF_INET, "0.0.0.0"), (socket.AF_INET6, "::")):
         sock = socket.socket(family)
@@ -230,7 +230,8 @@ def test_servers_listen_only_on_the_task_host_unless_bind_all(tmp_path):
 def test_a_tensorflow_server_listens_only_on_loopback(tmp_path):
     script = write_script(tmp_path, "tf_server.py", """
         import json
-        from tf1compat import bindhost, cluster
+        from tf1compat import cluster
+        from tf1compat.launch import bindhost
         me = cluster.from_environment()
         server = cluster.server(me)
         port = int(me.address().rsplit(":", 1)[1])

@@ -5,12 +5,13 @@ import sys
 
 from isolated import REPO_ROOT
 
-TASK_SITE = REPO_ROOT / "tf1compat" / "task_site"
+TASK_SITE = REPO_ROOT / "tf1compat" / "launch" / "task_site"
 
 
 def test_a_failing_fix_is_one_line_on_stderr_and_the_task_still_runs(tmp_path):
-    broken = tmp_path / "tf1compat"
-    broken.mkdir()
+    broken = tmp_path / "tf1compat" / "launch"
+    broken.mkdir(parents=True)
+    (broken.parent / "__init__.py").write_text("")
     (broken / "__init__.py").write_text("")
     (broken / "task_fixes.py").write_text(
         "def install_from_environment():\n    raise RuntimeError('boom')\n")
@@ -19,6 +20,6 @@ def test_a_failing_fix_is_one_line_on_stderr_and_the_task_still_runs(tmp_path):
                             env={"PYTHONPATH": f"{TASK_SITE}:{tmp_path}", "PATH": "/usr/bin:/bin"})
     assert result.returncode == 0
     assert result.stdout == "task ran\n"
-    assert "tf1compat launch: the task fixes (tf1compat.task_fixes) are not installed in this " \
-           "task, which runs without them: RuntimeError: boom" in result.stderr
+    assert "tf1compat launch: the task fixes (tf1compat.launch.task_fixes) are not installed " \
+           "in this task, which runs without them: RuntimeError: boom" in result.stderr
     assert "Traceback" not in result.stderr

@@ -133,7 +133,7 @@ def test_doctor_says_whether_onednn_is_on_and_names_the_variable_that_forced_it(
 
 def test_onednn_default_reason_names_the_cpu_features_that_turn_it_on():
     pytest.importorskip("tensorflow")
-    from tf1compat import onednn
+    from tf1compat.cli import onednn
 
     on = onednn.status({}, frozenset({"avx2", "amx_tile", "avx512_vnni"}))
     assert on["reason"] == "default on this CPU: it has amx_tile, avx512_vnni"

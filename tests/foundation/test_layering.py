@@ -22,7 +22,7 @@ SHARED = "tf1compat.shared"
 TOOLS_FOR_EVERYONE = ("tf1compat.hdfs",)
 # Tools that drive both worlds, so may import modern: the CLI verbs, and the fixes
 # `tf1compat launch` installs in every task it starts (Keras 3 multi-worker `fit`).
-MAY_IMPORT_MODERN = ("tf1compat.cli", "tf1compat.task_fixes")
+MAY_IMPORT_MODERN = ("tf1compat.cli", "tf1compat.launch.task_fixes")
 MAX_LINES = 400
 
 
@@ -112,10 +112,32 @@ def test_the_circle_finder_finds_a_circle_through_a_function_level_import(tmp_pa
 
 @pytest.mark.parametrize("importer, target, private", [
     ("modern.input_pipeline", "tf1compat._csv.spec", True),
-    ("modern.input_pipeline", "modern._csv_dataset", False),
-    ("tf1compat.input_pipeline", "tf1compat._csv_feeder", False),
+    ("modern.input_pipeline", "modern.input_pipeline._dataset", False),
+    ("tf1compat.input_pipeline", "tf1compat.input_pipeline._feeder", False),
     ("tf1compat.cli.run", "tf1compat.runner._internal", True),
     ("tf1compat.runner.bootstrap", "tf1compat.runner._internal", False),
 ])
 def test_the_private_module_rule(importer, target, private):
     assert _private_module_of_another_package(Edge(importer, target, 1)) is private
+
+
+# The top of each package shows its world: the TF1 world's public modules and the tool
+# packages; a tool's internals live in the tool's folder (launch/, runner/, cli/, ...).
+TOP_LEVEL = {
+    "tf1compat": {"__init__", "cluster", "compat_session", "layers", "placement", "rnn_cell",
+                  "session_defaults", "tf0_names", "towers", "input_pipeline", "shared", "cli",
+                  "contrib", "estimator", "hdfs", "launch", "migrate", "runner", "tutorials"},
+    "modern": {"__init__", "_py_guard", "cluster", "code_text", "config", "devices",
+               "distribute", "fault_tolerance", "input_pipeline", "inventory",
+               "keras_multi_worker", "layer_placement", "placement", "planning", "runtime",
+               "towers"},
+}
+
+
+@pytest.mark.parametrize("package", sorted(TOP_LEVEL))
+def test_the_top_of_each_package_holds_its_world_and_its_tool_folders(package):
+    found = {path.stem for path in (ROOT / package).iterdir()
+             if path.suffix == ".py" or (path.is_dir() and (path / "__init__.py").exists())}
+    assert found == TOP_LEVEL[package], (
+        f"{package}/ has {sorted(found - TOP_LEVEL[package])} new at its top and lacks "
+        f"{sorted(TOP_LEVEL[package] - found)}: put a tool's internals in its folder")

@@ -31,7 +31,7 @@ OTHER_LIBRARIES = {
     "_DECORATED_OPS": "tf_slim.ops.arg_scope (tf1compat.contrib.tf_slim_arg_scope)",
     "_init_distributed_setting_from_environment_var": "tensorflow-estimator RunConfig",
     "_distribute_coordinator_mode": "tensorflow-estimator RunConfig",
-    "_initializing": "importlib's module spec (tf1compat.import_watch)",
+    "_initializing": "importlib's module spec (tf1compat.shared.import_watch)",
     "_distribute_strategy": "Keras 3 Trainer (modern.keras_multi_worker)",
     "_symbolic_build": "Keras 3 Trainer (modern.keras_multi_worker)",
     "_current_epoch": "Keras 3 BackupAndRestore (modern.fault_tolerance)",

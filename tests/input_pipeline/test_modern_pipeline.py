@@ -80,7 +80,7 @@ def _tokens(dtype: str) -> list:
 def test_arrow_decoder_accepts_only_what_decode_csv_reads_the_same(dtype):
     import pyarrow as pa
 
-    from modern._csv_arrow import ArrowDecoder, NotFast
+    from modern.input_pipeline._arrow import ArrowDecoder, NotFast
     from tf1compat.shared.csv_spec import CsvSpec
     default = ["?"] if dtype == "string" else tf.constant([7], tf.as_dtype(dtype))
     spec = CsvSpec.build("unused", [[0], default], na_value="NA")

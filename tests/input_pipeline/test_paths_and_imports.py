@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_importing_the_pipelines_does_not_import_tensorflow():
     code = ("import sys\n"
             "import tf1compat.input_pipeline, modern.input_pipeline\n"
-            "import tf1compat._csv_queue_graph, tf1compat._csv_feeder\n"
-            "import modern._csv_dataset, modern._csv_arrow\n"
+            "import tf1compat.input_pipeline._queue_graph, tf1compat.input_pipeline._feeder\n"
+            "import modern.input_pipeline._dataset, modern.input_pipeline._arrow\n"
             "loaded = [m for m in ('tensorflow', 'pyarrow', 'pandas') if m in sys.modules]\n"
             "assert not loaded, loaded\n")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tf1compat.device_map import DeviceMap, parse_rule
+from tf1compat.runner.device_map import DeviceMap, parse_rule
 from tf1compat.shared.errors import OptionError
 
 

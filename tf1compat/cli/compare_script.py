@@ -13,7 +13,7 @@ folder). The sides:
   and the .py files next to it, then `python SCRIPT ARGS`.
 
 ARGS are passed as given. A side's copy is written back as the working directory
-in what it printed. The outputs are compared by tf1compat.printed_numbers; the
+in what it printed. The outputs are compared by tf1compat.cli.printed_numbers; the
 exit code is 1 when a side failed or a number or line differs.
 """
 
@@ -29,7 +29,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Optional
 
-from tf1compat import printed_numbers
+from tf1compat.cli import printed_numbers
 from tf1compat.cli.compare_workdir import SideFolder
 from tf1compat.cli.error_line import failure_line
 from tf1compat.cli.script_argv import stop_at_script

@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from modern.inventory import DEVICE_ENVIRONMENT
-from tf1compat import onednn
+from tf1compat.cli import onednn
 
 _PACKAGES = ("tf1compat", "tensorflow", "keras", "tf_keras", "numpy", "protobuf",
              "nvidia-ml-py", "hdfs-native", "libcst")

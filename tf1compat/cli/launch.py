@@ -124,7 +124,7 @@ def hostfile_commands(cluster: Cluster, hostfile: str, program: list[str]) -> st
 
 
 def run(args: argparse.Namespace) -> int:
-    from tf1compat.launcher import Launcher
+    from tf1compat.launch.launcher import Launcher
 
     tasks = None
     if args.hostfile:

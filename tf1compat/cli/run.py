@@ -51,7 +51,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tf1compat.device_map import DeviceMap
+    from tf1compat.runner.device_map import DeviceMap
     from tf1compat.runner import RunSpec, json_options
     from tf1compat.runner.report import format_report
     from tf1compat.runner.spawn import ChildRun

@@ -73,10 +73,10 @@ def main(spec_path: str) -> int:
 
     import tensorflow as tf
 
-    from tf1compat.device_map import DeviceMap
+    from tf1compat.runner.device_map import DeviceMap
     from tf1compat.hdfs.on_import import register_if_built
     from tf1compat.shared.options import SessionOptions
-    from tf1compat.runner import hooks, internals_check, shim
+    from tf1compat.runner import tf_patches as hooks, internals_check, shim
     from tf1compat.shared import tf_internals
 
     try:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, Optional
 
-from tf1compat._csv_queue_graph import QueueGraph
+from tf1compat.input_pipeline._queue_graph import QueueGraph
 from tf1compat.shared.csv_rows import (BadRowReport, DecodeFailed, concat_columns, decode_reason,
                                  handle_bad, locate)
 from tf1compat.shared.csv_spec import CsvSpec

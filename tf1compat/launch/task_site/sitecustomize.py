@@ -1,8 +1,8 @@
-"""Start-up hook of the Python processes `tf1compat launch` starts (see tf1compat.task_fixes).
+"""Start-up hook of the Python processes `tf1compat launch` starts (see tf1compat.launch.task_fixes).
 
 This folder is first on a task's PYTHONPATH and holds this file only. The
 task's own `sitecustomize` (found further along sys.path) runs first, as if
-this one were not there; then the fixes of `tf1compat.task_fixes` are arranged.
+this one were not there; then the fixes of `tf1compat.launch.task_fixes` are arranged.
 Nothing here may stop the task from starting: a failure to arrange the fixes
 is one line on stderr, naming what failed, and the task runs without them.
 """
@@ -27,12 +27,12 @@ def _run_the_tasks_own_sitecustomize() -> None:
 
 def _arrange_fixes() -> None:
     try:
-        from tf1compat import task_fixes
+        from tf1compat.launch import task_fixes
     except ImportError:  # tf1compat not importable by this Python: use the copy we are in
         root = os.path.dirname(os.path.dirname(_HERE))
         sys.path.append(root)
         try:
-            from tf1compat import task_fixes
+            from tf1compat.launch import task_fixes
         finally:
             sys.path.remove(root)
     task_fixes.install_from_environment()
@@ -44,6 +44,6 @@ finally:
     try:
         _arrange_fixes()
     except Exception as error:  # noqa: BLE001 - the task must start regardless; said below
-        sys.stderr.write(f"tf1compat launch: the task fixes (tf1compat.task_fixes) are not "
+        sys.stderr.write(f"tf1compat launch: the task fixes (tf1compat.launch.task_fixes) are not "
                          f"installed in this task, which runs without them: "
                          f"{type(error).__name__}: {error}\n")

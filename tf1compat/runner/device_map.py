@@ -4,7 +4,7 @@ A script written for 2 or 4 GPUs can then run, towers and all, on a CPU-only
 machine split into that many logical CPUs: the way to test multi-GPU code
 without GPUs. `DeviceMap` is pure data (parse, map a device string); the
 runner installs it as a graph hook for a whole process (see
-`tf1compat.runner.hooks`).
+`tf1compat.runner.tf_patches`).
 
 Rules are `SRC=DST` pairs separated by commas or given one per flag:
 

@@ -13,7 +13,7 @@
 - with `max_restarts`, a failed run is stopped and started again (all tasks,
   new free ports): training scripts that back up (`modern.fault_tolerance`)
   resume from their last backup;
-- each task's servers are confined to its host (see `tf1compat.bindhost`).
+- each task's servers are confined to its host (see `tf1compat.launch.bindhost`).
 
 Which tasks decide that the run is over: by default the chief when the
 cluster has a chief and ps tasks (ParameterServerStrategy: ps and workers
@@ -118,14 +118,14 @@ class Launcher:
       main_jobs: jobs whose success ends the run (default: `default_main_jobs`).
       tf1_flags: append TF1's job/task flags to each task's command.
       bind: "task" to confine each task's listening sockets to its own host
-        (`tf1compat.bindhost`), or "all" to leave TensorFlow's default (every
+        (`tf1compat.launch.bindhost`), or "all" to leave TensorFlow's default (every
         interface).
       grace: seconds between the polite stop (SIGINT/SIGTERM) and SIGKILL.
       max_restarts: how many times a failed run is started again.
       evaluators: how many evaluator tasks to add outside the cluster
         (`evaluator_tf_config_json`); by default the run then also waits for them.
       keras_fix: put the Keras multi-worker fix into every task
-        (`tf1compat.task_fixes`).
+        (`tf1compat.launch.task_fixes`).
       out, err: where prefixed output goes (default: sys.stdout / sys.stderr).
     """
 
@@ -205,11 +205,11 @@ class Launcher:
         env["TF1COMPAT_TASK"] = f"{job}:{index}"
         env["TF1COMPAT_LAUNCH_ATTEMPT"] = str(attempt)
         env["PYTHONUNBUFFERED"] = "1"
-        from tf1compat import task_fixes
+        from tf1compat.launch import task_fixes
 
         env.update(task_fixes.environment(env, self.keras_fix))
         if self.bind == "task":
-            from tf1compat import bindhost
+            from tf1compat.launch import bindhost
 
             env.update(bindhost.environment(self._host(cluster, job, index), env))
         return env

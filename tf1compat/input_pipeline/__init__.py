@@ -23,7 +23,7 @@ import threading
 from typing import Any, Iterator, Optional
 
 from tf1compat.shared.csv_files import InputFile, resolve
-from tf1compat._csv_record_batches import record_batches
+from tf1compat.input_pipeline._record_batches import record_batches
 from tf1compat.shared.csv_rows import BadRowReport
 from tf1compat.shared.csv_spec import CsvSpec
 from tf1compat.shared.errors import InputPipelineError, OptionError
@@ -59,7 +59,7 @@ class InputPipeline:
                  queue_capacity: int = 4, name: Optional[str] = None, **options: Any):
         import tensorflow as tf
 
-        from tf1compat import _csv_queue_graph as queue_graph
+        from tf1compat.input_pipeline import _queue_graph as queue_graph
         self.spec = CsvSpec.build(files, record_defaults, **options)
         if isinstance(queue_capacity, bool) or not isinstance(queue_capacity, int) or \
                 queue_capacity < 1:
@@ -120,7 +120,7 @@ class InputPipeline:
         """
         import tensorflow as tf
 
-        from tf1compat._csv_feeder import FirstError, StepRunner, feeder, reader
+        from tf1compat.input_pipeline._feeder import FirstError, StepRunner, feeder, reader
         if self._state == "running":
             return self
         if self._state == "closed":
@@ -208,7 +208,7 @@ class InputPipeline:
         watcher.start()
         others = []
         if self._graph.get_collection(tf.compat.v1.GraphKeys.QUEUE_RUNNERS):
-            from tf1compat._csv_queue_graph import _quiet
+            from tf1compat.input_pipeline._queue_graph import _quiet
             with _quiet():
                 others = tf.compat.v1.train.start_queue_runners(sess=self._session, coord=coord)
         return [watcher, *others]

@@ -10,7 +10,7 @@ batches (`for batch in pipeline`):
 
 Files are cut into line-aligned byte ranges that are read and decoded in
 parallel (`interleave`) and yielded in order, then cut into batches
-(`rebatch`) and prefetched; see `modern._csv_dataset`. Importing this module
+(`rebatch`) and prefetched; see `modern.input_pipeline._dataset`. Importing this module
 does not import TensorFlow.
 """
 
@@ -30,7 +30,7 @@ ENGINES = ("auto", "arrow", "tf")
 
 
 def _engine(engine: str) -> str:
-    from modern import _csv_arrow
+    from modern.input_pipeline import _arrow as _csv_arrow
     if engine not in ENGINES:
         raise OptionError("engine", engine, " or ".join(repr(e) for e in ENGINES))
     if engine == "auto":
@@ -76,7 +76,7 @@ class InputPipeline:
     @property
     def dataset(self) -> Any:
         if self._dataset is None:
-            from modern._csv_dataset import DatasetBuilder
+            from modern.input_pipeline._dataset import DatasetBuilder
             spec = self.spec
             read = "record" if any(f.via_fallback for f in self.files) else spec.read
             if read != spec.read:

@@ -63,7 +63,7 @@ class DatasetBuilder:
         if engine == "arrow":
             import pyarrow
 
-            from modern._csv_arrow import ArrowDecoder, NotFast
+            from modern.input_pipeline._arrow import ArrowDecoder, NotFast
             self._arrow = ArrowDecoder(spec)
             self._arrow_errors = (NotFast, pyarrow.ArrowException)
 

@@ -17,7 +17,7 @@ import sys
 import threading
 from typing import Any, Callable, Optional
 
-from tf1compat.device_map import DeviceMap
+from tf1compat.runner.device_map import DeviceMap
 from tf1compat.shared import tf_internals
 from tf1compat.shared.options import SessionOptions
 from tf1compat.shared.placement import short_device
