@@ -105,7 +105,9 @@ def test_expected_output_is_what_tf1_prints(case, tmp_path, data, tf1_python):
     assert comparison.ok, comparison.report()
 
 
-@pytest.fixture(scope="module")
+# Session-scoped: xdist interleaves other modules' tests with these on their worker, and a
+# module-scoped fixture would migrate the corpus again after each interruption.
+@pytest.fixture(scope="session")
 def migrated(tmp_path_factory):
     folder = tmp_path_factory.mktemp("migrated")
     for case in corpus.CASES:

@@ -154,7 +154,8 @@ def run_reference(path, env):
     from tf1_reference import recorded
 
     result = recorded.run(python, [str(path)], cwd=path.parent, timeout=600, outputs=(),
-                          env=dict(clean, TF_CPP_MIN_LOG_LEVEL="2", **env))
+                          env=dict(clean, TF_CPP_MIN_LOG_LEVEL="2", **env),
+                          probe_env=list(env))
     assert result.returncode == 0, result.stderr[-4000:]
     return last_json(result)
 

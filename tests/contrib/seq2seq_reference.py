@@ -99,7 +99,7 @@ def run_case(case: str, world: str, extra_env: dict | None = None) -> dict:
         from tf1_reference import recorded
 
         result = recorded.run(python, ["-c", script(case, world)], cwd="/tmp", env=env,
-                              timeout=300, outputs=())
+                              timeout=300, outputs=(), probe_env=list(extra_env or {}))
     else:
         result = subprocess.run([python, "-c", script(case, world)], capture_output=True,
                                 text=True, timeout=300, env=env, cwd="/tmp")

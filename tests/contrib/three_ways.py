@@ -28,7 +28,8 @@ def reference(path, env=None, outputs=()) -> list:
     # TF 2.21, once imported here, sets TF2_BEHAVIOR=1 in this process: TF 1.15 would obey it
     inherited = {k: v for k, v in os.environ.items() if k != "TF2_BEHAVIOR"}
     result = recorded.run(python, [str(path)], cwd=path.parent, timeout=300, outputs=outputs,
-                          env={**inherited, "TF_CPP_MIN_LOG_LEVEL": "2", **(env or {})})
+                          env={**inherited, "TF_CPP_MIN_LOG_LEVEL": "2", **(env or {})},
+                          probe_env=list(env or {}))
     assert result.returncode == 0, result.stderr[-3000:]
     return results(result.stdout)
 

@@ -18,7 +18,8 @@ from estimator.reference import (assert_close, copy_model_dir, needs_tf1, run_he
 
 TOLERANCE = 1e-4  # absolute; relative for summed losses, whose size grows with the batch
 SCRIPT = "wide_and_deep.py"
-pytestmark = pytest.mark.usefixtures("reference_interpreter")
+# One worker runs the module, so its module-scoped TF 1.15 and TF 2.21 trainings run once.
+pytestmark = [pytest.mark.usefixtures("reference_interpreter"), pytest.mark.xdist_group("test_canned_wide_deep")]
 
 
 @pytest.fixture

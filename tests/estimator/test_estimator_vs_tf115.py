@@ -13,7 +13,8 @@ from estimator.reference import (assert_close, copy_model_dir, needs_tf1, run_he
                                  run_tf1)
 
 TOLERANCE = 1e-4
-pytestmark = pytest.mark.usefixtures("reference_interpreter")
+# One worker runs the module, so its module-scoped TF 1.15 and TF 2.21 trainings run once.
+pytestmark = [pytest.mark.usefixtures("reference_interpreter"), pytest.mark.xdist_group("test_estimator_vs_tf115")]
 
 
 @pytest.fixture

@@ -15,6 +15,9 @@ import pytest
 from estimator.reference import SCRIPTS, assert_close, run_migrated
 from isolated import run_cli
 
+# One worker runs the module, so its module-scoped TF 1.15 and TF 2.21 trainings run once.
+pytestmark = pytest.mark.xdist_group("test_replicate_vs_tf115")
+
 TOLERANCE = 1e-4
 TOWERS = "replicate_towers.py"
 TWO_CPUS = ("--devices", "/cpu:0,/cpu:1", "--cpus", "2")

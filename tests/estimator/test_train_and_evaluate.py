@@ -18,7 +18,9 @@ from estimator.reference import assert_close, needs_tf1
 
 TOLERANCE = 1e-4
 MAX_STEPS = 120
-pytestmark = [pytest.mark.usefixtures("reference_interpreter"), pytest.mark.timeout(900)]
+# One worker runs the module, so its module-scoped TF 1.15 and TF 2.21 trainings run once.
+pytestmark = [pytest.mark.usefixtures("reference_interpreter"), pytest.mark.timeout(900),
+              pytest.mark.xdist_group("test_train_and_evaluate")]
 
 
 @pytest.fixture

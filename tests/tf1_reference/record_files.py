@@ -23,11 +23,21 @@ HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[1]
 RECORDS = HERE / "recorded"
 REQUIREMENTS = HERE / "requirements.txt"
-FORMAT = 1  # bumped when what the digest covers changes: every record is then stale
+FORMAT = 2  # bumped when what the digest covers changes: every record is then stale
 STDERR_KEPT = 4000
-# TF 1.15 reads these; TF 2.21's own switches and log levels do not change what it computes.
-_ENV_IGNORED = {"TF_CPP_MIN_LOG_LEVEL", "TF_CPP_MAX_VLOG_LEVEL", "TF_ENABLE_ONEDNN_OPTS",
-                "TF2_BEHAVIOR"}
+# The variables of the environment that change what TF 1.15 computes or prints on a CPU
+# machine. Not every TF_ variable: a test process's environment also holds what earlier tests
+# in the same worker set in it (TF_FORCE_GPU_ALLOW_GROWTH from a portable configure step,
+# TF_USE_LEGACY_KERAS), which TF 1.15 does not read. Variables a caller sets for its probe
+# on purpose are named by the caller (`probe_env`) and count too.
+ENV_READ_BY_TF1 = frozenset({
+    "TF_CONFIG", "CUDA_VISIBLE_DEVICES", "PYTHONHASHSEED", "TF_DETERMINISTIC_OPS",
+    "TF_CUDNN_DETERMINISTIC", "TF_XLA_FLAGS", "TF_NUM_INTRAOP_THREADS",
+    "TF_NUM_INTEROP_THREADS", "OMP_NUM_THREADS", "KMP_AFFINITY", "KMP_BLOCKTIME",
+    "TF_ENABLE_AUTO_MIXED_PRECISION", "TF_CPP_VMODULE"})
+# TF 2.21's own switches and log levels: never part of a digest, even when a probe sets them.
+_ENV_IGNORED = frozenset({"TF_CPP_MIN_LOG_LEVEL", "TF_CPP_MAX_VLOG_LEVEL",
+                          "TF_ENABLE_ONEDNN_OPTS", "TF2_BEHAVIOR"})
 # What TF 1.15 writes that no test reads and that would bloat the records: event files (with
 # wall times, so never the same twice), graph dumps and meta graphs (a resumed Estimator
 # rebuilds its graph). Left out of records and of the digests of folders alike.
@@ -35,9 +45,8 @@ _NOT_RECORDED = re.compile(r"(^events\.out\.tfevents\.|^graph\.pbtxt$|\.meta$)")
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)")
 
 
-def _env_relevant(name: str) -> bool:
-    return (name.startswith(("TF_", "CUDA_", "OMP_", "KMP_")) or name == "PYTHONHASHSEED") \
-        and name not in _ENV_IGNORED
+def _env_relevant(name: str, probe_env: Iterable[str]) -> bool:
+    return (name in ENV_READ_BY_TF1 or name in probe_env) and name not in _ENV_IGNORED
 
 
 def _files_under(path: Path) -> list[Path]:
@@ -71,9 +80,11 @@ class Key:
     roots: list[tuple[str, str]]  # (real folder, placeholder), longest folder first
     args: list[str]               # as given
     digest: str
+    identity: dict = dataclasses.field(default_factory=dict)  # what the digest is of
 
     @classmethod
-    def of(cls, args: list[str], cwd: Path, env: dict[str, str]) -> "Key":
+    def of(cls, args: list[str], cwd: Path, env: dict[str, str],
+           probe_env: Iterable[str] = ()) -> "Key":
         roots = [(str(cwd.resolve()), "<<cwd>>"), (str(REPO_ROOT), "<<repo>>")]
         paths = []
         for arg in args:
@@ -95,9 +106,11 @@ class Key:
                     key.normalise_bytes(file.read_bytes())).hexdigest()
         identity = {
             "format": FORMAT, "args": [key.normalise(a) for a in args], "inputs": inputs,
-            "env": {k: key.normalise(v) for k, v in sorted(env.items()) if _env_relevant(k)},
+            "env": {k: key.normalise(v) for k, v in sorted(env.items())
+                    if _env_relevant(k, frozenset(probe_env))},
             "requirements": hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest(),
         }
+        key.identity = identity
         key.digest = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
         return key
 
@@ -187,12 +200,17 @@ def load(digest: str) -> Optional[Record]:
 
 
 def latest_for(case: str) -> Optional[Record]:
-    """The record a test's reference run had before (a record names the run it was made by)."""
+    """The record a test's reference run had before (a record names the run it was made by):
+    the same run of the same test, else another run of that test."""
+    test = case.rsplit("#", 1)[0]
+    same_test = None
     for path in sorted(RECORDS.glob("*.json")):
         data = json.loads(path.read_text())
         if data["case"] == case:
             return Record(path, data)
-    return None
+        if same_test is None and data["case"].rsplit("#", 1)[0] == test:
+            same_test = Record(path, data)
+    return same_test
 
 
 def save(key: Key, case: str, result: subprocess.CompletedProcess, files: list[Path]) -> Path:
@@ -206,7 +224,7 @@ def save(key: Key, case: str, result: subprocess.CompletedProcess, files: list[P
     RECORDS.mkdir(exist_ok=True)
     path = RECORDS / f"{key.digest[:24]}.json"
     path.write_text(json.dumps({
-        "digest": key.digest, "case": case,
+        "digest": key.digest, "case": case, "identity": key.identity,
         "requirements": [line for line in REQUIREMENTS.read_text().splitlines()
                          if line and not line.startswith("#")],
         "args": [key.normalise(a) for a in key.args], "returncode": result.returncode,
@@ -219,8 +237,31 @@ def save(key: Key, case: str, result: subprocess.CompletedProcess, files: list[P
 def missing_message(case: str, key: Key, regenerate: str) -> str:
     test = case.rsplit("#", 1)[0]
     earlier = latest_for(case)
-    why = (f"its record {earlier.path.name} was made from other inputs (a changed probe, "
-           "script, data, environment or requirements.txt)" if earlier is not None
-           else "no run of this test was ever recorded")
+    why = (f"its record {earlier.path.name} was made from other inputs: "
+           f"{identity_difference(earlier.data.get('identity', {}), key.identity)}"
+           if earlier is not None else "no run of this test was ever recorded")
     return (f"no TensorFlow 1.15 record for reference run {case} (digest {key.digest[:24]}): "
             f"{why}. Write it with the reference interpreter: {regenerate} '{test}'")
+
+
+def identity_difference(recorded: dict, now: dict) -> str:
+    """What changed between the inputs a record was made from and this run's, in words."""
+    changes = []
+    for part in ("format", "requirements"):
+        if recorded.get(part) != now.get(part):
+            changes.append(f"{part} {now.get(part)!r:.40} (recorded {recorded.get(part)!r:.40})")
+    if recorded.get("args") != now.get("args"):
+        changes.append(f"arguments {now.get('args')!r:.300} (recorded "
+                       f"{recorded.get('args')!r:.300})")
+    for part in ("inputs", "env"):
+        before, after = recorded.get(part, {}), now.get(part, {})
+        for name in sorted(set(before) | set(after)):
+            if name not in before:
+                changes.append(f"{part[:-1] if part == 'inputs' else part} {name} is new"
+                               + (f" (={after[name]!r:.80})" if part == "env" else ""))
+            elif name not in after:
+                changes.append(f"{part[:-1] if part == 'inputs' else part} {name} is gone")
+            elif before[name] != after[name]:
+                changes.append(f"{'input' if part == 'inputs' else 'env'} {name} changed"
+                               + (f" to {after[name]!r:.80}" if part == "env" else ""))
+    return "; ".join(changes) or "nothing the record names (a record of an older format)"

@@ -113,16 +113,18 @@ def _log_use(digest: str) -> None:
 
 def run(python: os.PathLike | str, args: Sequence[str], *, cwd: os.PathLike | str,
         env: dict[str, str], timeout: float = 600, outputs: Optional[Iterable[str]] = None,
-        live: bool = False) -> subprocess.CompletedProcess:
+        live: bool = False, probe_env: Iterable[str] = ()) -> subprocess.CompletedProcess:
     """`python ARGS` under TensorFlow 1.15, from its record where one stands for it.
 
     `outputs`: paths (absolute, or relative to `cwd`) of what the run writes that the test
     reads; default: every path argument the run creates or changes. `live`: the inputs
-    cannot be recorded (made by TF 2.21 in this run): always run TF 1.15.
+    cannot be recorded (made by TF 2.21 in this run): always run TF 1.15. `probe_env`: the
+    variables of `env` the caller sets for this probe (they count in the digest, as do the
+    variables TF 1.15 reads: record_files.ENV_READ_BY_TF1).
     """
     cwd = Path(cwd)
     case = _case()
-    key = record_files.Key.of(list(args), cwd, env)
+    key = record_files.Key.of(list(args), cwd, env, probe_env)
     record = record_files.load(key.digest)
     reason = live_reason(case, record, live)
     _log_use(key.digest)

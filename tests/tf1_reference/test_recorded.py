@@ -73,6 +73,7 @@ def test_a_changed_input_has_no_record_and_names_the_regenerate_command(tmp_path
         run(changed, changed_args)
     message = str(failure.value)
     assert "no TensorFlow 1.15 record" in message
+    assert "input <<cwd>>/data.txt changed" in message
     assert "python tests/tf1_reference/regenerate.py" in message
     assert "test_a_changed_input_has_no_record" in message
     edited, edited_args = workspace(tmp_path / "edited")
@@ -89,6 +90,23 @@ def test_a_changed_requirement_makes_every_record_stale(tmp_path, records, monke
     monkeypatch.setattr(record_files, "REQUIREMENTS", requirements)
     with pytest.raises(AssertionError, match="no TensorFlow 1.15 record"):
         run(first, args)
+
+
+def test_what_earlier_tests_left_in_the_environment_is_no_input(tmp_path, records,
+                                                                  monkeypatch):
+    first, args = workspace(tmp_path / "first")
+    record(first, args, monkeypatch)
+    left_over = {"TF_FORCE_GPU_ALLOW_GROWTH": "true", "TF_USE_LEGACY_KERAS": "1",
+                 "TF_ENABLE_ONEDNN_OPTS": "0"}
+    replayed = recorded.run(sys.executable, args, cwd=first, env=left_over,
+                            outputs=["written.txt"])
+    assert replayed.args[0] == "tf1.15-record"
+    with pytest.raises(AssertionError, match="env TF_CONFIG is new"):
+        recorded.run(sys.executable, args, cwd=first, env={"TF_CONFIG": "{}"},
+                     outputs=["written.txt"])
+    with pytest.raises(AssertionError, match="env MY_PROBE_STEPS is new"):
+        recorded.run(sys.executable, args, cwd=first, env={"MY_PROBE_STEPS": "3"},
+                     outputs=["written.txt"], probe_env=["MY_PROBE_STEPS"])
 
 
 def test_a_live_run_is_held_against_its_record(tmp_path, records, monkeypatch):
