@@ -86,11 +86,13 @@ def run_json(python: Path, source: str, timeout: float = 300) -> Any:
     return json.loads(lines[-1])
 
 
-def run_both(python: Path, source: str, folder: Path, timeout: float = 300) -> tuple[Any, Any]:
+def run_both(python: Path, source: str, folder: Path, timeout: float = 300,
+             args: tuple[str, ...] | list[str] = ()) -> tuple[Any, Any]:
     """The JSON the same TF1 source prints under TF 1.15 and under `tf1compat run`.
 
-    The source is written to `folder/probe.py`; each side runs in its own process, in
-    its own copy of the folder, so files one side writes never reach the other.
+    The source is written to `folder/probe.py` and runs with `args`; each side runs in its
+    own process, in its own copy of the folder, so files one side writes never reach the
+    other.
     """
     import sys
 
@@ -103,10 +105,10 @@ def run_both(python: Path, source: str, folder: Path, timeout: float = 300) -> t
         if side == "tf1":
             from tf1_reference import recorded
 
-            result = recorded.run(python, [str(probe)], cwd=work, env=environment(),
+            result = recorded.run(python, [str(probe), *args], cwd=work, env=environment(),
                                   timeout=timeout)
         else:
-            command = [sys.executable, "-m", "tf1compat.cli.main", "run", str(probe)]
+            command = [sys.executable, "-m", "tf1compat.cli.main", "run", str(probe), *args]
             env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=os.pathsep.join(
                 filter(None, [str(HERE.parents[1]), os.environ.get("PYTHONPATH")])))
             result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,

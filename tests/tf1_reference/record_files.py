@@ -42,6 +42,7 @@ _ENV_IGNORED = frozenset({"TF_CPP_MIN_LOG_LEVEL", "TF_CPP_MAX_VLOG_LEVEL",
 # wall times, so never the same twice), graph dumps and meta graphs (a resumed Estimator
 # rebuilds its graph). Left out of records and of the digests of folders alike.
 _NOT_RECORDED = re.compile(r"(^events\.out\.tfevents\.|^graph\.pbtxt$|\.meta$)")
+_PYTEST_TEMPORARY = re.compile(r"/pytest-of-[^/\s'\"]+/pytest-\d+/[^\s'\"]*")
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)")
 
 
@@ -104,6 +105,9 @@ class Key:
                                               else []):
                 inputs[key.normalise(str(file))] = hashlib.sha256(
                     key.normalise_bytes(file.read_bytes())).hexdigest()
+        key._refuse_temporary_paths([key.normalise(a) for a in args] + [
+            key.normalise_bytes(file.read_bytes()).decode("utf-8", "replace")
+            for path in paths if path.suffix == ".py" for file in _files_under(path)])
         identity = {
             "format": FORMAT, "args": [key.normalise(a) for a in args], "inputs": inputs,
             "env": {k: key.normalise(v) for k, v in sorted(env.items())
@@ -113,6 +117,18 @@ class Key:
         key.identity = identity
         key.digest = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
         return key
+
+    @staticmethod
+    def _refuse_temporary_paths(texts: list[str]) -> None:
+        """A probe that names one of pytest's temporary folders in its source or arguments,
+        outside the folders its arguments give, would have another digest in every run."""
+        for text in texts:
+            found = _PYTEST_TEMPORARY.search(text)
+            if found:
+                raise AssertionError(
+                    f"a TF 1.15 reference run names the temporary path {found.group(0)!r} in "
+                    "its source or arguments: pass that folder as an argument of its own, so "
+                    "the record's digest covers what it holds rather than where it is")
 
     def normalise(self, text: str) -> str:
         for real, placeholder in self.roots:

@@ -82,6 +82,14 @@ def test_a_changed_input_has_no_record_and_names_the_regenerate_command(tmp_path
         run(edited, edited_args)
 
 
+def test_a_probe_naming_a_temporary_folder_is_refused(tmp_path, records, monkeypatch):
+    first, args = workspace(tmp_path / "first")
+    (first / "probe.py").write_text(SCRIPT + "open('/tmp/pytest-of-x/pytest-7/data0/a.csv')\n")
+    with pytest.raises(AssertionError, match="names the temporary path '/pytest-of-x/"
+                                             "pytest-7/data0/a.csv'.*pass that folder as an"):
+        run(first, args)
+
+
 def test_a_changed_requirement_makes_every_record_stale(tmp_path, records, monkeypatch):
     first, args = workspace(tmp_path / "first")
     record(first, args, monkeypatch)
