@@ -180,12 +180,19 @@ class Record:
             key.localise(self.data["stdout"]), key.localise(self.data["stderr"]))
 
     def differs_from(self, key: Key, live: subprocess.CompletedProcess, rtol: float,
-                     atol: float) -> Optional[str]:
-        """What the live run printed that the record does not hold, or None."""
+                     atol: float, varies: Iterable[str] = ()) -> Optional[str]:
+        """What the live run printed that the record does not hold, or None; lines that
+        match a `varies` pattern (a pid, a port) are not compared."""
         if live.returncode != self.data["returncode"]:
             return (f"exit status {live.returncode}, recorded {self.data['returncode']}; "
                     f"stderr: {live.stderr[-1500:]}")
-        return _text_difference(self.data["stdout"], key.normalise(live.stdout), rtol, atol)
+        patterns = [re.compile(pattern) for pattern in varies]
+
+        def kept(text: str) -> str:
+            return "\n".join(line for line in text.splitlines()
+                              if not any(pattern.search(line) for pattern in patterns))
+        return _text_difference(kept(self.data["stdout"]), kept(key.normalise(live.stdout)),
+                                rtol, atol)
 
 
 def _text_difference(recorded: str, live: str, rtol: float, atol: float) -> Optional[str]:

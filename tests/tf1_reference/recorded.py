@@ -113,14 +113,17 @@ def _log_use(digest: str) -> None:
 
 def run(python: os.PathLike | str, args: Sequence[str], *, cwd: os.PathLike | str,
         env: dict[str, str], timeout: float = 600, outputs: Optional[Iterable[str]] = None,
-        live: bool = False, probe_env: Iterable[str] = ()) -> subprocess.CompletedProcess:
+        live: bool = False, probe_env: Iterable[str] = (),
+        varies: Iterable[str] = ()) -> subprocess.CompletedProcess:
     """`python ARGS` under TensorFlow 1.15, from its record where one stands for it.
 
     `outputs`: paths (absolute, or relative to `cwd`) of what the run writes that the test
     reads; default: every path argument the run creates or changes. `live`: the inputs
     cannot be recorded (made by TF 2.21 in this run): always run TF 1.15. `probe_env`: the
     variables of `env` the caller sets for this probe (they count in the digest, as do the
-    variables TF 1.15 reads: record_files.ENV_READ_BY_TF1).
+    variables TF 1.15 reads: record_files.ENV_READ_BY_TF1). `varies`: patterns of stdout
+    lines that differ from run to run (a pid), left out when a live run is held against its
+    record.
     """
     cwd = Path(cwd)
     case = _case()
@@ -139,7 +142,7 @@ def run(python: os.PathLike | str, args: Sequence[str], *, cwd: os.PathLike | st
     if recording:
         record_files.save(key, case, result, key.changed_since(before, cwd, outputs))
     elif record is not None:
-        problem = record.differs_from(key, result, LIVE_RTOL, LIVE_ATOL)
+        problem = record.differs_from(key, result, LIVE_RTOL, LIVE_ATOL, varies)
         if problem:
             raise AssertionError(
                 f"TF 1.15, run live ({reason}), no longer prints what its record "
