@@ -74,6 +74,12 @@ def _sibling_imports(script: Path) -> list[Path]:
     return sorted(p for p in (script.parent / f"{name}.py" for name in names) if p.is_file())
 
 
+def _path_argument(arg: str) -> Optional[str]:
+    """The absolute path an argument gives (itself, or the value of `--name=PATH`), or None."""
+    value = arg.split("=", 1)[1] if arg.startswith("--") and "=" in arg else arg
+    return value if value.startswith("/") and "\n" not in value else None
+
+
 @dataclasses.dataclass
 class Key:
     """What identifies one reference run, and this run's placeholders."""
@@ -88,10 +94,7 @@ class Key:
            probe_env: Iterable[str] = ()) -> "Key":
         roots = [(str(cwd.resolve()), "<<cwd>>"), (str(REPO_ROOT), "<<repo>>")]
         paths = []
-        for arg in args:
-            value = arg.split("=", 1)[1] if arg.startswith("--") and "=" in arg else arg
-            if not value.startswith("/") or "\n" in value:
-                continue
+        for value in filter(None, map(_path_argument, args)):
             path = Path(value).resolve()
             paths.append(path)
             if not any(path == Path(r) or Path(r) in path.parents for r, _ in roots):
@@ -99,15 +102,15 @@ class Key:
                 roots.append((str(folder), f"<<dir{len(roots) - 2}>>"))
         roots.sort(key=lambda item: -len(item[0]))
         key = cls(roots, args, "")
-        inputs = {}
+        inputs, sources = {}, [key.normalise(a) for a in args]
         for path in paths:
             for file in _files_under(path) + (_sibling_imports(path) if path.suffix == ".py"
                                               else []):
-                inputs[key.normalise(str(file))] = hashlib.sha256(
-                    key.normalise_bytes(file.read_bytes())).hexdigest()
-        key._refuse_temporary_paths([key.normalise(a) for a in args] + [
-            key.normalise_bytes(file.read_bytes()).decode("utf-8", "replace")
-            for path in paths if path.suffix == ".py" for file in _files_under(path)])
+                content = key.normalise_bytes(file.read_bytes())
+                inputs[key.normalise(str(file))] = hashlib.sha256(content).hexdigest()
+                if file == path and path.suffix == ".py":
+                    sources.append(content.decode("utf-8", "replace"))
+        key._refuse_temporary_paths(sources)
         identity = {
             "format": FORMAT, "args": [key.normalise(a) for a in args], "inputs": inputs,
             "env": {k: key.normalise(v) for k, v in sorted(env.items())
@@ -149,8 +152,7 @@ class Key:
     def _watched(self, cwd: Path, outputs: Optional[Iterable[str]]) -> list[Path]:
         if outputs is not None:
             return [cwd / p for p in outputs]
-        return [Path(a.split("=", 1)[1] if a.startswith("--") and "=" in a else a)
-                for a in self.args if a.startswith(("/", "--/")) or "=/" in a]
+        return [Path(value) for value in filter(None, map(_path_argument, self.args))]
 
     def snapshot(self, cwd: Path, outputs: Optional[Iterable[str]]) -> dict[Path, str]:
         return {file: hashlib.sha256(file.read_bytes()).hexdigest()

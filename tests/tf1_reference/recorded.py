@@ -4,8 +4,8 @@ Every test that compares against TensorFlow 1.15 runs the reference through `run
 A run is identified by a digest of everything that can change what TF 1.15 prints: the
 arguments (with this run's folders written as placeholders), the bytes of every file or
 folder an argument names (the script or probe source, its data, a model_dir to resume),
-the TF and CUDA variables of its environment, and the reference's pinned requirements
-(requirements.txt). `recorded/<digest>.json` holds what that run printed, its exit status and
+the variables of its environment that TF 1.15 reads or the test sets for its probe, and
+the reference's pinned requirements (requirements.txt). `recorded/<digest>.json` holds what that run printed, its exit status and
 the files it wrote; the test gets it back as a CompletedProcess, with the files restored
 under this run's folders.
 
