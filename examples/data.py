@@ -1,37 +1,52 @@
-"""The offline data set every example uses: scikit-learn's digits, standardised.
+"""The offline data set every example uses: the handwritten digits, standardised.
 
-`load_digits_split()` is small (1797 images of 8x8 = 64 features, 10 classes),
-ships with scikit-learn (no download) and is deterministic for a seed.
+`load_digits_split()` reads `digits.npz` beside this module: the 1797 8x8 images (grey levels
+0-16) and labels of the UCI "Optical Recognition of Handwritten Digits" test set (CC BY 4.0),
+the same set scikit-learn ships as `load_digits`. It is small, needs no download and no
+package beyond NumPy, and its split is deterministic for a seed.
 `load_npz(path)` reads a local Fashion-MNIST-style .npz instead (arrays
 x_train, y_train, x_test, y_test), for the examples' `--data PATH`.
 """
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
 from typing import Optional
 
 import numpy as np
 
-SKLEARN_HINT = "pip install 'tf1compat[examples]'"
+DIGITS = Path(__file__).with_name("digits.npz")
 
 Split = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-def _sklearn(module: str):
-    """`sklearn.<module>`; without scikit-learn, an error that names the extra to install."""
-    import importlib
-
-    try:
-        return importlib.import_module(f"sklearn.{module}")
-    except ImportError as error:
-        raise ModuleNotFoundError(f"the examples' data set and scaling need scikit-learn "
-                                  f"({error}): {SKLEARN_HINT}", name="sklearn") from None
-
-
 def _standardised(x_train: np.ndarray, x_test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    scaler = _sklearn("preprocessing").StandardScaler().fit(x_train)
-    return (scaler.transform(x_train).astype(np.float32),
-            scaler.transform(x_test).astype(np.float32))
+    """Both parts scaled by the train part's mean and deviation (a constant feature keeps
+    scale 1, so it stays 0 rather than dividing by zero)."""
+    mean, deviation = x_train.mean(axis=0), x_train.std(axis=0)
+    deviation[deviation == 0] = 1.0
+    return (((x_train - mean) / deviation).astype(np.float32),
+            ((x_test - mean) / deviation).astype(np.float32))
+
+
+def _stratified_rows(labels: np.ndarray, test_fraction: float,
+                     seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row numbers of the train and test parts, each in a shuffled order (training batches mix
+    the classes). The test part holds each class in its share of the whole: ceil(fraction * n)
+    rows in all, each class's count rounded down and the rest given to the classes with the
+    largest remainders. Every draw comes from one generator seeded with `seed`."""
+    classes, counts = np.unique(labels, return_counts=True)
+    wanted = counts * test_fraction
+    per_class = np.floor(wanted).astype(int)
+    missing = math.ceil(test_fraction * len(labels)) - int(per_class.sum())
+    per_class[np.argsort(-(wanted - per_class), kind="stable")[:missing]] += 1
+    rng = np.random.default_rng(seed)
+    rows = [rng.permutation(np.flatnonzero(labels == label))[:count]
+            for label, count in zip(classes, per_class)]
+    test = np.zeros(len(labels), dtype=bool)
+    test[np.concatenate(rows)] = True
+    return rng.permutation(np.flatnonzero(~test)), rng.permutation(np.flatnonzero(test))
 
 
 def load_digits_split(seed: int = 0, test_fraction: float = 0.2) -> Split:
@@ -44,11 +59,15 @@ def load_digits_split(seed: int = 0, test_fraction: float = 0.2) -> Split:
     >>> x_train.shape, x_test.shape, x_train.dtype.name, y_train.dtype.name
     ((1437, 64), (360, 64), 'float32', 'int32')
     """
-    x, y = _sklearn("datasets").load_digits(return_X_y=True)
-    x_train, x_test, y_train, y_test = _sklearn("model_selection").train_test_split(
-        x, y, test_size=test_fraction, random_state=seed, stratify=y)
-    x_train, x_test = _standardised(x_train, x_test)
-    return x_train, y_train.astype(np.int32), x_test, y_test.astype(np.int32)
+    if not 0.0 < test_fraction < 1.0:
+        raise ValueError(f"test_fraction={test_fraction!r}: accepted: a fraction between 0 "
+                         "and 1 (exclusive)")
+    with np.load(DIGITS) as digits:
+        x = digits["images"].reshape(len(digits["images"]), -1).astype(np.float64)
+        y = digits["labels"].astype(np.int32)
+    train, test = _stratified_rows(y, test_fraction, seed)
+    x_train, x_test = _standardised(x[train], x[test])
+    return x_train, y[train], x_test, y[test]
 
 
 def load_npz(path: str) -> Split:

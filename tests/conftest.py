@@ -67,7 +67,7 @@ def pytest_collection_modifyitems(config, items):
         # A test that runs TensorFlow 1.15 alone is not changed by TF 2.21's oneDNN setting;
         # a migrated script runs the same served ops as its `run` form, which is marked.
         if _rewrite_sensitive(Path(str(item.fspath))) and not any(
-                item.get_closest_marker(name) for name in ("tf1_only", "same_ops_as_run")):
+                item.get_closest_marker(name) for name in ("tf1_only", "same_ops_as_run", "no_rewritten_ops")):
             item.add_marker(pytest.mark.rewrites)
 
 

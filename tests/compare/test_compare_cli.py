@@ -1,4 +1,7 @@
-"""`tf1compat compare` as a user runs it: the table, --only, --json, --plot, exit codes."""
+"""`tf1compat compare` as a user runs it: the table, --only, --json, --plot, exit codes.
+
+How compare reports does not depend on oneDNN: the fakes run no TensorFlow, and the real
+examples run here are the runs test_example_pairs makes under both settings."""
 
 import json
 import textwrap
@@ -6,6 +9,8 @@ import textwrap
 import pytest
 
 from isolated import run_cli
+
+pytestmark = pytest.mark.no_rewritten_ops
 
 FAKE_COMMON = (__import__("pathlib").Path(__file__).resolve().parents[2] / "examples" /
                "common.py").read_text()

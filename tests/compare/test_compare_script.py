@@ -78,6 +78,7 @@ def test_a_script_that_agrees(tmp_path, tf1_python):
 
 
 @pytest.mark.tf1_reference
+@pytest.mark.no_rewritten_ops
 def test_a_planted_difference_is_reported_and_exits_1(tmp_path, tf1_python):
     result = compare(tmp_path, DIFFERS, options=["--rtol", "1e-3"], python=tf1_python)
     assert result.returncode == 1, result.stderr[-3000:]
@@ -97,6 +98,7 @@ def test_a_planted_difference_is_reported_and_exits_1(tmp_path, tf1_python):
 
 
 @pytest.mark.tf1_reference
+@pytest.mark.no_rewritten_ops
 def test_a_script_failing_on_one_side(tmp_path, tf1_python):
     result = compare(tmp_path, FAILS_OUTSIDE_TF1, python=tf1_python)
     assert result.returncode == 1
@@ -110,6 +112,7 @@ def test_a_script_failing_on_one_side(tmp_path, tf1_python):
     assert outcome["comparisons"] == {} and outcome["result"] == "failed"
 
 
+@pytest.mark.no_rewritten_ops
 def test_bad_input_names_the_option(tmp_path):
     (tmp_path / "script.py").write_text("print(1)\n")
     missing = run_cli("compare", "--script", str(tmp_path / "script.py"))

@@ -97,6 +97,7 @@ def test_relative_inputs_and_checkpoints_agree_and_leave_the_folder_unchanged(tm
 
 
 @pytest.mark.tf1_reference
+@pytest.mark.no_rewritten_ops
 def test_a_failure_shows_its_exception_line_and_both_failed_is_its_own_result(tmp_path,
                                                                              tf1_python):
     folder = user_folder(tmp_path)
