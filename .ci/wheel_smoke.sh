@@ -66,10 +66,12 @@ grep -q "tf1compat" "$work/out.txt"
 cp -r "$checkout/examples" "$work/examples"
 step tf1compat compare --examples "$work/examples" --only session_options --size small
 step python -m tf1compat.contrib.census --report
+step python -m tf1compat.census --report
+grep -q "^census: .* TensorFlow names in" "$work/out.txt"
 step python -c "
 import tensorflow as tf
 from tf1compat import hdfs
 assert hdfs.ensure_registered(), hdfs.plugin_status()
 assert hdfs.plugin_status()['path'].startswith('$site'), hdfs.plugin_status()
 print('  hdfs:// plugin', hdfs.plugin_status()['plugin_version'])"
-echo "wheel smoke: 8 passed, 0 failed"
+echo "wheel smoke: 9 passed, 0 failed"

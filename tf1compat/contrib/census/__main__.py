@@ -4,72 +4,45 @@ from __future__ import annotations
 
 import argparse
 import collections
-import csv
 import os
 import sys
 
-from tf1compat.contrib.census import scan, sources
+from tf1compat.census import sources, tally
+from tf1compat.contrib.census import scan
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "census_data")
 USES, REPOS, PER_REPO, BASELINE = (os.path.join(DATA, name) for name in (
     "uses.csv", "repositories.csv", "repository_uses.csv", "baseline.csv"))
 
 
-def _read(path: str) -> list[dict[str, str]]:
-    with open(path, newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
-
-
-def _write(path: str, header: list[str], rows) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(rows)
-
-
-def count(repositories: list[dict[str, str]], mirrors: str):
-    """(uses per name, repositories per name, spellings per name, uses per (repo, name))."""
-    totals: collections.Counter = collections.Counter()
-    repos: dict[str, set] = collections.defaultdict(set)
-    spellings: dict[str, set] = collections.defaultdict(set)
-    per_repo: collections.Counter = collections.Counter()
-    for row in repositories:
-        git = sources.git_dir(mirrors, row["repo"])
-        for _, text in sources.git_python_files(git, row["commit"]):
-            uses = scan.count_source(text)
-            for name, number in uses.counts.items():
-                totals[name] += number
-                repos[name].add(row["repo"])
-                spellings[name] |= uses.spellings[name]
-                per_repo[(row["repo"], name)] += number
-    return totals, repos, spellings, per_repo
-
-
 def recount(mirrors: str, baseline: bool) -> None:
     from tf1compat.contrib.census.verdict import verdict
 
-    totals, repos, spellings, per_repo = count(_read(REPOS), mirrors)
+    counted = tally.count_repositories(tally.read_rows(REPOS), mirrors, scan.count_source)
     rows = []
-    for name, number in sorted(totals.items(), key=lambda item: (-item[1], item[0])):
-        said = verdict(name, spellings[name])
-        rows.append([name, number, len(repos[name]), said["table"], said["run"],
-                     said["migrate"], " ".join(sorted(spellings[name]))])
-    _write(USES, ["name", "uses", "repositories", "table", "run", "migrate", "spellings"], rows)
-    _write(PER_REPO, ["repo", "name", "uses"],
-           [[repo, name, number] for (repo, name), number in sorted(per_repo.items())])
+    for name, number in counted.ranked():
+        said = verdict(name, counted.spellings[name])
+        rows.append([name, number, len(counted.repositories[name]), said["table"], said["run"],
+                     said["migrate"], " ".join(sorted(counted.spellings[name]))])
+    tally.write_rows(USES, ["name", "uses", "repositories", "table", "run", "migrate",
+                            "spellings"], rows)
+    tally.write_rows(PER_REPO, ["repo", "name", "uses"],
+                     [[repo, name, number]
+                      for (repo, name), number in sorted(counted.per_repo.items())])
     if baseline or not os.path.exists(BASELINE):
-        _write(BASELINE, ["name", "run", "migrate"], [[row[0], row[4], row[5]] for row in rows])
-    print(f"counted {sum(totals.values())} uses of {len(totals)} names in "
-          f"{len({repo for repo, _ in per_repo})} repositories -> {USES}")
+        tally.write_rows(BASELINE, ["name", "run", "migrate"],
+                         [[row[0], row[4], row[5]] for row in rows])
+    print(f"counted {sum(counted.totals.values())} uses of {len(counted.totals)} names in "
+          f"{len({repo for repo, _ in counted.per_repo})} repositories -> {USES}")
 
 
 def coverage(served: dict[str, bool]) -> tuple[float, float, int, int]:
     """(share of uses served, share of repositories all served, uses, repositories)."""
-    uses = {row["name"]: int(row["uses"]) for row in _read(USES)}
+    uses = {row["name"]: int(row["uses"]) for row in tally.read_rows(USES)}
     total = sum(uses.values())
     covered = sum(number for name, number in uses.items() if served.get(name))
     by_repo: dict[str, bool] = {}
-    for row in _read(PER_REPO):
+    for row in tally.read_rows(PER_REPO):
         by_repo[row["repo"]] = by_repo.get(row["repo"], True) and bool(served.get(row["name"]))
     return covered / total, sum(by_repo.values()) / len(by_repo), total, len(by_repo)
 
@@ -77,8 +50,9 @@ def coverage(served: dict[str, bool]) -> tuple[float, float, int, int]:
 def report() -> None:
     from tf1compat.contrib.census.verdict import verdict
 
-    rows = _read(USES)
-    before = {row["name"]: row["run"] == row["migrate"] == "yes" for row in _read(BASELINE)}
+    rows = tally.read_rows(USES)
+    before = {row["name"]: row["run"] == row["migrate"] == "yes"
+              for row in tally.read_rows(BASELINE)}
     now, disagree, unserved = {}, [], []
     for row in rows:
         said = verdict(row["name"], row["spellings"].split())
@@ -87,9 +61,9 @@ def report() -> None:
             disagree.append(f"{row['name']} (run {said['run']}, migrate {said['migrate']})")
         if not now[row["name"]]:
             unserved.append(row)
-    using = len({row["repo"] for row in _read(PER_REPO)})
+    using = len({row["repo"] for row in tally.read_rows(PER_REPO)})
     print(f"census: {sum(int(r['uses']) for r in rows)} uses of {len(rows)} tf.contrib names in "
-          f"{using} of {len(_read(REPOS))} repositories (tf1compat/contrib/census_data)")
+          f"{using} of {len(tally.read_rows(REPOS))} repositories (tf1compat/contrib/census_data)")
     print("served = `run` and `migrate` both serve every spelling the census saw")
     for label, served in (("at the census", before), ("now", now)):
         uses, repos, _, _ = coverage(served)

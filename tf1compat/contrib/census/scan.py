@@ -21,19 +21,16 @@ wrote. The chain stops at the first part that names a class member
 from __future__ import annotations
 
 import ast
-import collections
-import dataclasses
-from typing import Iterator, Optional
+from typing import Optional
 
+from tf1compat.census.chains import dotted as _dotted
+from tf1compat.census.chains import imports, parse, references
+from tf1compat.census.tally import Uses
 from tf1compat.contrib.paths import public_name
 
-@dataclasses.dataclass
-class FileUses:
-    """The contrib uses of one file: public name -> count, and the spellings seen."""
 
-    counts: collections.Counter = dataclasses.field(default_factory=collections.Counter)
-    spellings: dict[str, set[str]] = dataclasses.field(
-        default_factory=lambda: collections.defaultdict(set))
+class FileUses(Uses):
+    """The contrib uses of one file: public name -> count, and the spellings seen."""
 
     def add(self, raw: str, spelling: str) -> None:
         if "__" in raw:  # `rnn.__dict__`: a look at the module itself
@@ -42,18 +39,7 @@ class FileUses:
             spelling = f"attr:{raw}"
             if not raw:
                 return
-        name = public_name(raw)
-        self.counts[name] += 1
-        self.spellings[name].add(spelling)
-
-
-def _dotted(node: ast.AST) -> Optional[str]:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = _dotted(node.value)
-        return None if base is None else f"{base}.{node.attr}"
-    return None
+        self.record(public_name(raw), spelling)
 
 
 class _Counter(ast.NodeVisitor):
@@ -152,31 +138,13 @@ def count_source(source: str) -> FileUses:
     """The contrib uses of one Python source (empty when it does not parse)."""
     if "contrib" not in source:
         return FileUses()
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):  # Python 2 files are common in TF1 repositories
+    tree = parse(source)
+    if tree is None:
         return FileUses()
     counter = _Counter()
     # Imports first, wherever they are (functions import lazily too), then the references.
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            counter.visit(node)
-    for node in _references(tree):
+    for node in imports(tree):
+        counter.visit(node)
+    for node in references(tree):
         counter.visit(node)
     return counter.uses
-
-
-def _references(tree: ast.AST) -> Iterator[ast.AST]:
-    """Top-most attribute chains, names and assignments (not inside another chain)."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            continue
-        if isinstance(node, (ast.Attribute, ast.Name)) and _dotted(node) is not None:
-            yield node
-            continue
-        if isinstance(node, ast.Assign) and _dotted(node.value) is not None:
-            yield node  # the visitor reads its targets and value
-            continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
