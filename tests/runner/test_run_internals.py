@@ -34,10 +34,13 @@ from tf1compat.shared import tf_internals
 
 def run_without(labels, folder):
     remover = Remover()
+    taken = set()  # two features may rely on one name: it is taken away once
     for internal in tf_internals.DECLARED:
         if internal.label in labels:
             for name, instance in entries(internal):
-                make_absent(remover, internal, name, instance)
+                if (internal.module, name) not in taken:
+                    taken.add((internal.module, name))
+                    make_absent(remover, internal, name, instance)
     spec_path = os.path.join(folder, "spec.json")
     report = os.path.join(folder, "report.json")
     with open(spec_path, "w") as handle:

@@ -82,6 +82,7 @@ REPLACED: dict[str, tuple[str, ...]] = {
             "crf_binary_score", "crf_multitag_sequence_score", "viterbi_decode", "crf_decode",
             "CrfForwardRnnCell", "CrfDecodeForwardRnnCell", "CrfDecodeBackwardRnnCell"),
     "eager": EAGER_SERVED,
+    "cluster_resolver": ("TPUClusterResolver",),
     "image": ("transform", "translate", "rotate", "translations_to_projective_transforms",
               "angles_to_projective_transforms", "compose_transforms",
               "flat_transforms_to_matrices", "matrices_to_flat_transforms"),
@@ -172,6 +173,11 @@ REPLACED_NOTES: dict[str, str] = {
                          "(a truncated normal of stddev sqrt(1.3 * factor / n))"
        for name in ("xavier_initializer", "xavier_initializer_conv2d",
                     "variance_scaling_initializer")},
+    "cluster_resolver.TPUClusterResolver":
+        "TensorFlow's upgrade tool maps it to tf.distribute.cluster_resolver.TPUClusterResolver, "
+        "which on TF 2.21 sends an empty name to the Cloud TPU API ('Please provide a TPU Name'); "
+        "replaced to keep TF 1.15's local names ('', 'local', 'grpc://...': the session master, "
+        "nothing looked up)",
     **{f"image.{name}": "TensorFlow's upgrade table moves it to TensorFlow Addons (no release "
                         "for TF 2.21); served on TF 2.21's own ImageProjectiveTransformV2, the "
                         "kernel contrib.image ran"

@@ -107,6 +107,10 @@ def main(spec_path: str) -> int:
     session_hook = hooks.SessionHook(SessionOptions(**spec.options), spec.override, device_hook,
                                      hooks.caller_in(import_hook.is_user_file))
     session_hook.install()
+    if device_map and internals_check.is_on(off, tf_internals.MAPPED_DEVICE_LISTING):
+        from tf1compat.runner import device_listing
+
+        device_listing.install(device_map, session_hook.resolve, import_hook.is_user_file)
     if internals_check.is_on(off, tf_internals.NODE_ERROR_MESSAGE):
         hooks.hide_runner_frames()
     run.hooks = (session_hook, device_hook, import_hook)

@@ -129,5 +129,28 @@ class DeviceMap:
         return [rule.target_index for rule in self.rules
                 if rule.target_type == device_type.upper() and rule.target_index is not None]
 
+    def provided(self, device_type: str, count: int) -> list[tuple[int, str]]:
+        """The devices of `device_type` the rules stand for, each with its target ('CPU:1').
+
+        An explicit rule gives its own index; a wildcard gives indices 0..count-1, one per
+        logical device the sessions get (an explicit rule keeps its target for its index).
+
+        >>> DeviceMap.parse(['gpu:*=cpu:*']).provided('gpu', 2)
+        [(0, 'CPU:0'), (1, 'CPU:1')]
+        >>> DeviceMap.parse(['gpu:3=cpu:0']).provided('GPU', 2)
+        [(3, 'CPU:0')]
+        """
+        kind = device_type.upper()
+        rules = [rule for rule in self.rules if rule.source_type == kind]
+        indices = {rule.source_index for rule in rules if rule.source_index is not None}
+        if any(rule.source_index is None for rule in rules):
+            indices |= set(range(count))
+        provided = []
+        for index in sorted(indices):
+            rule = self.rule_for(kind, index)
+            target = index if rule.target_index is None else rule.target_index
+            provided.append((index, f"{rule.target_type}:{target}"))
+        return provided
+
     def to_list(self) -> list[str]:
         return [str(rule) for rule in self.rules]

@@ -14,7 +14,8 @@ from typing import TextIO
 from tf1compat.shared import tf_internals
 
 # Optional features that only matter when the command line asks for them.
-_ASKED_FOR = {tf_internals.OPERATION_SET_DEVICE.feature: "device_map"}
+_ASKED_FOR = {tf_internals.OPERATION_SET_DEVICE.feature: "device_map",
+              tf_internals.MAPPED_DEVICE_LISTING.feature: "device_map"}
 
 
 def run_start_internals() -> tuple[tf_internals.TfInternal, ...]:

@@ -84,6 +84,12 @@ OPERATION_SET_DEVICE = TfInternal(
     feature="--device-map", at_run_start=True,
     without="the script's device requests are left as they are (a warning says so)")
 
+MAPPED_DEVICE_LISTING = TfInternal(
+    "tensorflow.python.client.device_lib", ("list_local_devices",),
+    used_for="wrapped so that the script's own device listings show the GPUs of --device-map",
+    feature="--device-map's GPU listings", at_run_start=True,
+    without="the script's device_lib listings show the machine's devices only (a warning says so)")
+
 NODE_ERROR_MESSAGE = TfInternal(
     "tensorflow.python.framework.error_interpolation", ("_build_node_error_message",),
     used_for="wrapped to leave the runner's frames out of the op stacks TF1 errors print",
