@@ -126,7 +126,8 @@ def test_the_private_module_rule(importer, target, private):
 TOP_LEVEL = {
     "tf1compat": {"__init__", "cluster", "compat_session", "layers", "placement", "rnn_cell",
                   "session_defaults", "tf0_names", "towers", "input_pipeline", "shared", "cli",
-                  "contrib", "estimator", "hdfs", "launch", "migrate", "runner", "tutorials"},
+                  "contrib", "estimator", "hdfs", "launch", "migrate", "runner", "surface",
+                  "tutorials"},
     "modern": {"__init__", "_py_guard", "cluster", "code_text", "config", "devices",
                "distribute", "fault_tolerance", "input_pipeline", "inventory",
                "keras_multi_worker", "layer_placement", "placement", "planning", "runtime",
