@@ -158,7 +158,7 @@ class Mode(enum.Enum):
 
 @pytest.mark.parametrize("tf115, here, same", [
     (3, 3, True), (3, 4, False), ("1.15.0", "2.21.0", False), (None, None, True),
-    (True, 1, False), (1.0, 1.0, True), (float("nan"), float("nan"), True),
+    (True, 1, False), (1.0, 1.0, True), (0, 0.0, True), (float("nan"), float("nan"), True),
     (Mode.AUTO, Mode.AUTO, True), (Mode.AUTO, Mode.EXPLICIT, False),
     ((1, "a"), (1, "a"), True), ((1, "a"), [1, "a"], False),
     (frozenset({1, 2}), frozenset({2, 1}), True),
