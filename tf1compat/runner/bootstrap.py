@@ -19,8 +19,8 @@ from typing import Any, Optional
 from tf1compat.runner.stopping import Stopper, end_by
 
 
-def _prepare_environment() -> Optional[str]:
-    """Routes tf.layers / tf.keras to tf_keras when it is installed; returns its version."""
+def prepare_environment() -> Optional[str]:
+    """Before TensorFlow is imported: routes tf.layers / tf.keras to tf_keras when it is installed; returns its version."""
     from tf1compat.runner.shim import legacy_keras_available
 
     if not legacy_keras_available():
@@ -69,7 +69,7 @@ def main(spec_path: str) -> int:
     run = _Run(spec)
     stopper = Stopper(run.write_ended_by)  # before TensorFlow loads: a signal ends it promptly
     stopper.install()
-    legacy_keras = run.legacy_keras = _prepare_environment()
+    legacy_keras = run.legacy_keras = prepare_environment()
 
     import tensorflow as tf
 
