@@ -76,6 +76,8 @@ def read(path: str) -> list[Weight]:
                 name = f"tf.contrib.{row['name']}"
                 spellings = tuple(sorted({contrib_spelling(text) for text in
                                           (row.get("spellings") or "").split()} or {name}))
+            elif row["name"] == "tf":  # the census's count of `import tensorflow` itself
+                name, spellings = row["name"], ("tensorflow",)
             else:
                 name, spellings = row["name"], (row["name"],)
             for probe_name in spellings:
