@@ -267,6 +267,13 @@ OPTIMIZER_SUBCLASS_API = TfInternal(
     feature="tf.contrib.opt optimizers (LARS, AdamW, MomentumW, ...)",
     without="these optimizers fail when they apply gradients")
 
+PRIVATE_MODULE_PATHS = TfInternal(
+    "tensorflow.python", ("",),
+    used_for="TensorFlow's own modules that TF1 scripts import (tensorflow.python.*), served "
+             "with the names TF 1.15 had; each name is looked up where TF 2.21 has it",
+    feature="TF1's private module paths (run, migrate)",
+    without="user code importing tensorflow.python.* gets TF 2.21's modules as they are")
+
 UPGRADE_TABLES = TfInternal(
     "tensorflow.tools.compatibility",
     ("all_renames_v2.manual_symbol_renames", "all_renames_v2.addons_symbol_mappings",
