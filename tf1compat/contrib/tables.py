@@ -55,6 +55,7 @@ EAGER_UNSUPPORTED: dict[str, str] = {
 _LOOKUP_OWN = ("index_table_from_tensor", "index_to_string_table_from_tensor", "index_to_string",
                "string_to_index", "string_to_index_table_from_file",
                "string_to_index_table_from_tensor")
+LOOKUP_CONSTANTS = ("FastHashSpec",)  # a value: the HasherSpec the index tables default to
 LOOKUP_SERVED = (
     "HashTable", "FastHashSpec", "HasherSpec", "StrongHashSpec", "IdTableWithHashBuckets",
     "InitializableLookupTableBase", "LookupInterface", "TableInitializerBase",
