@@ -123,6 +123,15 @@ class TF1Module(types.ModuleType):
         usage.served(path)
         return value
 
+    def _tf1_import(self, name: str) -> Any:
+        """What `from tensorflow.<path>.<name> import ...` imports: the module file, where the
+        package re-exports a function of that name over it (contrib's arg_scope)."""
+        module_file = getattr(type(self._tf1_target), "_contrib_module_file", None)  # DeepModule
+        found = module_file(self._tf1_target, name) if module_file is not None else None
+        if found is None:
+            return getattr(self, name)
+        return TF1Module(found, f"{self._tf1_path}{name}.", self._tf1_legacy_keras, self._tf1_root)
+
     def _tf1_check(self, name: str) -> None:
         """Raises the error reading `name` would raise, without recording a use."""
         try:
@@ -234,9 +243,11 @@ class ImportHook:
         one raises an error that names it, not "cannot import name").
         """
         module: Any = self.tf1
+        parts = name.split(".")[1:]
         try:
-            for part in name.split(".")[1:]:
-                module = getattr(module, part)
+            for index, part in enumerate(parts):  # the imported module itself, not an attribute
+                module = module._tf1_import(part) if fromlist and index == len(parts) - 1 \
+                    else getattr(module, part)
             for item in fromlist or ():
                 if item != "*":
                     module._tf1_check(item)
