@@ -1,10 +1,10 @@
 """Lists, under TensorFlow 1.15, what TF1 code finds in TensorFlow's own `tensorflow.python.*` modules.
 
-The data `tf1compat.private_paths` reads. Runs on TF 1.15's interpreter
+The data `tf1compat.runner.private_paths` reads. Runs on TF 1.15's interpreter
 (Python 3.7, nothing of tf1compat imported):
 
     /root/.cache/tf1compat/tf1-reference/bin/python tests/tf1_reference/tf115_private_modules.py \\
-        > tf1compat/private_paths/tf115_modules.json
+        > tf1compat/runner/private_paths/tf115_modules.json
 
 For each module of MODULES it writes every public attribute (no leading `_`)
 as `[kind, defined_in, v1_names]`: kind is module, class, function or
@@ -177,7 +177,7 @@ def main():
                  "defined_in, v1_names] (tests/tf1_reference/tf115_private_modules.py)",
         "regenerate": "/root/.cache/tf1compat/tf1-reference/bin/python "
                       "tests/tf1_reference/tf115_private_modules.py > "
-                      "tf1compat/private_paths/tf115_modules.json",
+                      "tf1compat/runner/private_paths/tf115_modules.json",
         "tensorflow": tf.__version__,
         "python": "%d.%d" % sys.version_info[:2],
         "digest": digest(modules),

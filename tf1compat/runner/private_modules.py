@@ -2,7 +2,7 @@
 
 TF1 scripts import TensorFlow's own modules (`from tensorflow.python.framework
 import graph_util`, `from tensorflow.python.platform import gfile`). For
-each module TF 1.15's listing has (tf1compat.private_paths), user code gets
+each module TF 1.15's listing has (tf1compat.runner.private_paths), user code gets
 a view: the real TF 2.21 module, except that a name TF 1.15's module had and
 TF 2.21's lacks, or has as another object (a v2 function under the same
 name), comes from its TF1 home (`private_paths.homes`). Every name read is
@@ -17,7 +17,7 @@ from __future__ import annotations
 import types
 from typing import Any, Callable, Optional
 
-from tf1compat.private_paths import homes, table
+from tf1compat.runner.private_paths import homes, table
 from tf1compat.runner import served
 from tf1compat.shared.errors import Tf1CompatError
 
@@ -142,7 +142,7 @@ class PrivateTree:
             if not table.is_module(name):
                 raise PrivateImportError(
                     f"No module named {name!r} in TF 2.21 ({error}); TF 1.15's listing "
-                    f"(tf1compat/private_paths) does not have it either: import what you need "
+                    f"(tf1compat/runner/private_paths) does not have it either: import what you need "
                     f"from it by its public tf.compat.v1 name", name=name) from None
         if not fromlist:
             return self.root

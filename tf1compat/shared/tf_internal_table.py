@@ -279,13 +279,6 @@ CONTRIB_LOOKUP = TfInternal(
     feature="tf.contrib.lookup",
     without="tf.contrib.lookup fails to load")
 
-PRIVATE_MODULE_PATHS = TfInternal(
-    "tensorflow.python", ("",),
-    used_for="TensorFlow's own modules that TF1 scripts import (tensorflow.python.*), served "
-             "with the names TF 1.15 had; each name is looked up where TF 2.21 has it",
-    feature="TF1's private module paths (run, migrate)",
-    without="user code importing tensorflow.python.* gets TF 2.21's modules as they are")
-
 UPGRADE_TABLES = TfInternal(
     "tensorflow.tools.compatibility",
     ("all_renames_v2.manual_symbol_renames", "all_renames_v2.addons_symbol_mappings",

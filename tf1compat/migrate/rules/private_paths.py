@@ -7,7 +7,7 @@ function moved out of that module); its public TF1 name,
 a name imported from such a module (through the module, `graph_util.X`, or
 imported itself, `from ...graph_util import X`) is rewritten to its public
 TF1 name when TF 2.21 has one, from the same table `run` serves them by
-(tf1compat.private_paths.homes). A name with no public TF1 name stays and
+(tf1compat.runner.private_paths.homes). A name with no public TF1 name stays and
 is reported: as a note when TF 2.21's module still has it, as not converted
 when it does not. The imports left unused go at the very end
 (`private_imports`), so the other rules' lines still point at the script as
@@ -35,7 +35,7 @@ _LEGACY = ("nn.rnn_cell.", "layers.")
 _LEGACY_HOME = object()
 # context.scratch key: (the `from` module or '', the bound name) of each import whose every use
 # was rewritten; the private-imports rule removes them once no rule reads them any more.
-EMPTIED = "tf1compat.private_paths_emptied"
+EMPTIED = "tf1compat.runner.private_paths_emptied"
 
 
 def _public_walk(v1_name: str) -> Any:
@@ -54,7 +54,7 @@ def _public_walk(v1_name: str) -> Any:
 def module_path(dotted_name: str) -> Optional[str]:
     """The module `import tensorflow.python.a.b as x` binds: read part by part as attributes,
     as Python does (TF 1.15's `tensorflow.python.ops` attribute is `framework.ops`)."""
-    from tf1compat.private_paths.homes import submodule
+    from tf1compat.runner.private_paths.homes import submodule
 
     parts = dotted_name.split(".")
     if ".".join(parts[:2]) != _PACKAGE:
@@ -112,7 +112,7 @@ class PrivatePathsRule(Rule):
 
     def _module_use(self, module: str, name_node: cst.Name):
         """(the node to replace, its code) for `<module binding>.a.b...`, or (None, None)."""
-        from tf1compat.private_paths.homes import submodule
+        from tf1compat.runner.private_paths.homes import submodule
 
         node: cst.CSTNode = name_node
         while True:
@@ -127,7 +127,7 @@ class PrivatePathsRule(Rule):
 
     def _public_code(self, module: str, name: str, node: cst.CSTNode) -> Optional[str]:
         """`tf.compat.v1.<public name>` for TF1's `<module>.<name>`, or None (reported)."""
-        from tf1compat.private_paths.homes import find
+        from tf1compat.runner.private_paths.homes import find
 
         home = find(module, name, _public_walk)
         key = f"{module}.{name}"
@@ -195,7 +195,7 @@ def bound_name(alias: cst.ImportAlias) -> str:
 
 def bindings(imp):
     """(bound name, (module,) for a module or (module, name) for a name) of one import."""
-    from tf1compat.private_paths.homes import submodule
+    from tf1compat.runner.private_paths.homes import submodule
 
     if isinstance(imp, cst.Import):
         for alias in imp.names:

@@ -21,7 +21,7 @@ import inspect
 import types
 from typing import Any, Callable, Optional
 
-from tf1compat.private_paths import table
+from tf1compat.runner.private_paths import table
 from tf1compat.shared.errors import Tf1CompatError
 
 V1 = "tf.compat.v1."
