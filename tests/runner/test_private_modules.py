@@ -31,9 +31,14 @@ def tree():
     return private_modules.tree_of(TF1Module(tf.compat.v1, "", legacy_keras=True), usage)
 
 
-def test_the_listing_is_the_scripts_modules_and_matches_its_digest():
+def test_the_listing_is_the_census_modules_and_matches_its_digest():
+    """Every module the census counts is listed (or is an attribute path, not a module): a
+    census grown since the listing fails here, naming the command that lists it anew."""
     document = table.document()
-    assert sorted(document["modules"]) == sorted(tf115_private_modules.MODULES)
+    assert sorted([*document["modules"], *document["not_modules"]]) == \
+        tf115_private_modules.wanted_modules(), document["regenerate"]
+    assert "tensorflow.python.framework.graph_util" in document["modules"]
+    assert not any(name.startswith("tensorflow.python.keras") for name in document["modules"])
     assert document["tensorflow"] == "1.15.0"
     assert tf115_private_modules.digest(document["modules"]) == table.digest(
         document["modules"]) == document["digest"]

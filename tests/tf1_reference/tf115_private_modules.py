@@ -6,7 +6,8 @@ The data `tf1compat.runner.private_paths` reads. Runs on TF 1.15's interpreter
     /root/.cache/tf1compat/tf1-reference/bin/python tests/tf1_reference/tf115_private_modules.py \\
         > tf1compat/runner/private_paths/tf115_modules.json
 
-For each module of MODULES it writes every public attribute (no leading `_`)
+For each module public TF1 code imports (`wanted_modules`: the census's,
+tf1compat/census/data/uses.csv, with the packages above them) it writes every public attribute (no leading `_`)
 as `[kind, defined_in, v1_names]`: kind is module, class, function or
 constant; defined_in the module that defines a function or class (or a
 module's own name), "" for the module itself; v1_names the public TF1 names
@@ -18,65 +19,50 @@ spaces): tf1compat refuses data whose digest does not match.
 """
 
 import __future__
+import csv
 import hashlib
 import importlib
 import inspect
 import json
+import os
 import sys
 
-# The modules TF1 code imports: those public TF1 scripts are known to use (freezing graphs,
-# saved models, gfile, RNN cells, tfdbg) and every `tensorflow.python.*` module that the
-# contrib census's repositories (tf1compat/contrib/census_data/repositories.csv) import.
-MODULES = (
-    "tensorflow.python",
-    "tensorflow.python.client", "tensorflow.python.client.device_lib",
-    "tensorflow.python.client.session", "tensorflow.python.client.timeline",
-    "tensorflow.python.debug",
-    "tensorflow.python.framework", "tensorflow.python.framework.common_shapes",
-    "tensorflow.python.framework.constant_op", "tensorflow.python.framework.dtypes",
-    "tensorflow.python.framework.errors", "tensorflow.python.framework.function",
-    "tensorflow.python.framework.graph_io", "tensorflow.python.framework.graph_util",
-    "tensorflow.python.framework.graph_util_impl", "tensorflow.python.framework.importer",
-    "tensorflow.python.framework.op_def_registry", "tensorflow.python.framework.ops",
-    "tensorflow.python.framework.random_seed", "tensorflow.python.framework.sparse_tensor",
-    "tensorflow.python.framework.tensor_shape", "tensorflow.python.framework.tensor_util",
-    "tensorflow.python.layers", "tensorflow.python.layers.base",
-    "tensorflow.python.lib", "tensorflow.python.lib.io", "tensorflow.python.lib.io.file_io",
-    "tensorflow.python.lib.io.tf_record",
-    "tensorflow.python.ops", "tensorflow.python.ops.array_ops", "tensorflow.python.ops.check_ops",
-    "tensorflow.python.ops.clip_ops", "tensorflow.python.ops.control_flow_ops",
-    "tensorflow.python.ops.data_flow_ops", "tensorflow.python.ops.embedding_ops",
-    "tensorflow.python.ops.functional_ops", "tensorflow.python.ops.gen_image_ops",
-    "tensorflow.python.ops.gen_nn_ops", "tensorflow.python.ops.gradients",
-    "tensorflow.python.ops.image_ops", "tensorflow.python.ops.init_ops",
-    "tensorflow.python.ops.linalg_ops", "tensorflow.python.ops.logging_ops",
-    "tensorflow.python.ops.lookup_ops", "tensorflow.python.ops.math_ops",
-    "tensorflow.python.ops.nn", "tensorflow.python.ops.nn_impl", "tensorflow.python.ops.nn_ops",
-    "tensorflow.python.ops.partitioned_variables", "tensorflow.python.ops.random_ops",
-    "tensorflow.python.ops.resources", "tensorflow.python.ops.rnn",
-    "tensorflow.python.ops.rnn_cell", "tensorflow.python.ops.rnn_cell_impl",
-    "tensorflow.python.ops.sparse_ops", "tensorflow.python.ops.state_ops",
-    "tensorflow.python.ops.string_ops", "tensorflow.python.ops.tensor_array_ops",
-    "tensorflow.python.ops.variable_scope", "tensorflow.python.ops.variables",
-    "tensorflow.python.platform", "tensorflow.python.platform.app",
-    "tensorflow.python.platform.flags", "tensorflow.python.platform.gfile",
-    "tensorflow.python.platform.tf_logging",
-    "tensorflow.python.pywrap_tensorflow",
-    "tensorflow.python.saved_model", "tensorflow.python.saved_model.builder",
-    "tensorflow.python.saved_model.loader", "tensorflow.python.saved_model.signature_constants",
-    "tensorflow.python.saved_model.signature_def_utils",
-    "tensorflow.python.saved_model.tag_constants", "tensorflow.python.saved_model.utils",
-    "tensorflow.python.tools", "tensorflow.python.tools.freeze_graph",
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The modules to list: every `tensorflow.python.*` module the census of public TF1 code counts
+# (the part of a `module:attribute` name before the colon), each package above one, and KNOWN.
+CENSUS = os.path.join(ROOT, "tf1compat", "census", "data", "uses.csv")
+# Modules the repositories of the contrib census (tf1compat/contrib/census_data) import, and
+# the implementation modules the public ones re-export (graph_util_impl).
+KNOWN = (
+    "tensorflow.python.framework.graph_util_impl", "tensorflow.python.framework.random_seed",
+    "tensorflow.python.framework.sparse_tensor", "tensorflow.python.lib.io.tf_record",
+    "tensorflow.python.ops.gen_image_ops", "tensorflow.python.ops.gradients",
+    "tensorflow.python.ops.image_ops", "tensorflow.python.ops.logging_ops",
+    "tensorflow.python.ops.nn_impl", "tensorflow.python.ops.partitioned_variables",
+    "tensorflow.python.ops.sparse_ops", "tensorflow.python.ops.string_ops",
     "tensorflow.python.tools.inspect_checkpoint",
-    "tensorflow.python.tools.optimize_for_inference_lib",
-    "tensorflow.python.training", "tensorflow.python.training.basic_session_run_hooks",
-    "tensorflow.python.training.monitored_session", "tensorflow.python.training.moving_averages",
-    "tensorflow.python.training.optimizer", "tensorflow.python.training.saver",
-    "tensorflow.python.training.session_manager", "tensorflow.python.training.training",
-    "tensorflow.python.training.training_util",
-    "tensorflow.python.util", "tensorflow.python.util.compat",
-    "tensorflow.python.util.deprecation", "tensorflow.python.util.nest",
 )
+# Left as TF 2.21 has them: `tensorflow.python.keras` is the Keras 2 inside TensorFlow (TF1's
+# `tf.keras` names go to legacy Keras by tf1compat's own rule), and `tensorflow.python.estimator`
+# TF 1.15's re-export of tensorflow_estimator (tf1compat serves `tf.estimator` itself).
+LEFT_OUT = ("tensorflow.python.keras", "tensorflow.python.estimator")
+
+
+def wanted_modules(census=CENSUS):
+    """The census's `tensorflow.python.*` modules, their packages and KNOWN, sorted."""
+    names = set(KNOWN)
+    with open(census, newline="") as handle:
+        for row in csv.DictReader(handle):
+            module = row["name"].split(":")[0]
+            if module == "tensorflow.python" or module.startswith("tensorflow.python."):
+                names.add(module)
+    for name in list(names):
+        parts = name.split(".")
+        names.update(".".join(parts[:end]) for end in range(2, len(parts)))
+    return sorted(name for name in names
+                  if not any(name == out or name.startswith(out + ".") for out in LEFT_OUT))
+
+
 # Packages whose non-module attributes are left out (see the docstring).
 _MODULES_ONLY = ("tensorflow.python",)
 
@@ -121,9 +107,13 @@ def listing():
     import tensorflow  # noqa: F401 - loads TF 1.15 as scripts do, before their own imports
     from tensorflow.python.util import tf_decorator, tf_export
 
-    modules = {}
-    for name in MODULES:
-        module = importlib.import_module(name)
+    modules, not_modules = {}, []
+    for name in wanted_modules():
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # an attribute path the census read as a module (ops._gradient_registry)
+            not_modules.append(name)
+            continue
         constants = {}
         for api_names, attribute in tf_export.get_v1_constants(module):
             constants.setdefault(attribute, []).extend(api_names)
@@ -139,7 +129,7 @@ def listing():
             if entry is not None:
                 names[attribute] = entry
         modules[name] = {"package": _is_package(module), "names": names}
-    return modules
+    return modules, not_modules
 
 
 def digest(modules):
@@ -171,7 +161,7 @@ def _one_name_a_line(document):
 def main():
     import tensorflow as tf
 
-    modules = listing()
+    modules, not_modules = listing()
     document = {
         "about": "TF 1.15's tensorflow.python.* modules: each public attribute as [kind, "
                  "defined_in, v1_names] (tests/tf1_reference/tf115_private_modules.py)",
@@ -180,6 +170,8 @@ def main():
                       "tf1compat/runner/private_paths/tf115_modules.json",
         "tensorflow": tf.__version__,
         "python": "%d.%d" % sys.version_info[:2],
+        "census": os.path.relpath(CENSUS, ROOT),
+        "not_modules": not_modules,
         "digest": digest(modules),
         "modules": modules,
     }
