@@ -141,9 +141,10 @@ class PrivateTree:
         except ImportError as error:
             if not table.is_module(name):
                 raise PrivateImportError(
-                    f"No module named {name!r} in TF 2.21 ({error}); TF 1.15's listing "
-                    f"(tf1compat/runner/private_paths) does not have it either: import what you need "
-                    f"from it by its public tf.compat.v1 name", name=name) from None
+                    f"No module named {name!r} in TF 2.21 ({error}), and tf1compat's listing of "
+                    f"TF 1.15's modules (tf1compat/runner/private_paths) does not cover it: "
+                    f"import what you need from it by its public tf.compat.v1 name",
+                    name=name) from None
         if not fromlist:
             return self.root
         module = self.module(name)
