@@ -20,7 +20,7 @@ import tensorflow.contrib.layers.python.layers.regularizers as regularizers
 from tensorflow.contrib.layers.python.layers.utils import collect_named_outputs
 
 x = tf.constant(np.arange(12, dtype=np.float32).reshape(3, 4))
-with arg_scope.arg_scope([layers_lib.fully_connected], activation_fn=None):
+with arg_scope([layers_lib.fully_connected], activation_fn=None):
     net = layers_lib.fully_connected(
         x, 2, weights_initializer=tf.constant_initializer(0.5),
         weights_regularizer=regularizers.l2_regularizer(0.1), scope="fc")
@@ -35,7 +35,7 @@ with tf.Session() as sess:
 
 
 @pytest.mark.parametrize("raw, public", [
-    ("framework.python.ops.arg_scope.arg_scope", "framework.arg_scope"),
+    ("framework.python.ops.arg_scope", "framework.arg_scope"),  # TF 1.15's package re-exports it
     ("layers.python.layers.layers.conv2d", "layers.conv2d"),
     ("layers.python.layers.initializers.xavier_initializer", "layers.xavier_initializer"),
     ("layers.python.layers.batch_norm", "layers.batch_norm"),
@@ -53,7 +53,11 @@ def test_folders_and_module_files_are_modules_and_unserved_names_fail_naming_the
     import tf1compat.contrib as contrib
 
     assert isinstance(contrib.framework.python.ops, DeepModule)
-    assert isinstance(contrib.framework.python.ops.arg_scope, DeepModule)  # the module, as TF1
+    # As in TF 1.15: the package's attribute is the function, an import of the path the module.
+    assert callable(contrib.framework.python.ops.arg_scope)
+    module_file = registry.import_step(contrib.framework.python.ops, "arg_scope")
+    assert isinstance(module_file, DeepModule)
+    assert module_file.add_arg_scope is registry.resolve("framework.add_arg_scope")
     error = import_error("layers.python.layers.layers", ("no_such_layer",))
     assert "tf.contrib.layers.no_such_layer" in error
     assert "written tensorflow.contrib.layers.python.layers.layers.no_such_layer" in error

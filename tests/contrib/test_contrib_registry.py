@@ -50,11 +50,12 @@ def test_every_replaced_name_exists_and_every_module_name_is_in_the_table():
     for name, entry in registry.table().items():
         if entry.served is Served.REPLACED:
             value = registry.resolve(name)
-            if name in {f"eager.{constant}" for constant in tables.EAGER_CONSTANTS}:
-                assert value is not None, name  # a device policy or execution mode
+            if name in {f"eager.{constant}" for constant in tables.EAGER_CONSTANTS} | \
+                    {f"lookup.{constant}" for constant in tables.LOOKUP_CONSTANTS}:
+                assert value is not None, name  # a device policy, execution mode, hasher spec
                 continue
             assert callable(value) or isinstance(value, types.ModuleType), name
-    for namespace in ("layers", "framework", "seq2seq", "cudnn_rnn"):
+    for namespace in ("layers", "framework", "seq2seq", "cudnn_rnn", "lookup"):
         module = importlib.import_module(f"tf1compat.contrib.{namespace}")
         for name in module.__all__:
             assert registry.lookup(f"{namespace}.{name}") is not None, (namespace, name)

@@ -17,6 +17,10 @@ import re
 from pathlib import Path
 
 PRIVATE_MODULE = re.compile(r"^tensorflow\.(python|core|tools|compiler|tsl|dtensor|lite)(\.|$)")
+# A string naming only the root of the private tree ("tensorflow.python", to tell whether user
+# code imports under it) names no private module the project relies on.
+PRIVATE_ROOTS = frozenset(f"tensorflow.{top}" for top in (
+    "python", "core", "tools", "compiler", "tsl", "dtensor", "lite"))
 DOTTED = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)+$")
 
 # Private names of Python itself.
@@ -91,7 +95,8 @@ def module_uses(path: Path, root: Path) -> tuple[list[Use], list[Use], set[str]]
                     if alias.asname:
                         aliases[alias.asname] = alias.name
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and \
-                DOTTED.match(node.value) and PRIVATE_MODULE.match(node.value):
+                DOTTED.match(node.value) and PRIVATE_MODULE.match(node.value) and \
+                node.value not in PRIVATE_ROOTS:
             dotted.append(Use(node.value, where))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             defined.add(node.name)

@@ -46,7 +46,7 @@ class ContribFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         parent, _, last = fullname.rpartition(".")
         if parent not in sys.modules or not registry.is_namespace(name.split(".")[0]):
             return None  # tf1compat.contrib.census.scan and the like: plain modules
-        value = getattr(sys.modules[parent], last)  # ContribError names what is not served
+        value = registry.import_step(sys.modules[parent], last)  # ContribError: not served
         if not isinstance(value, types.ModuleType):
             return None  # a function or class: `from ... import` reads it as an attribute
         return importlib.util.spec_from_loader(fullname, self, is_package=True)
@@ -56,7 +56,7 @@ class ContribFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         if "." not in name:
             return registry.namespace_module(name)
         parent, _, last = spec.name.rpartition(".")
-        return getattr(sys.modules[parent], last)
+        return registry.import_step(sys.modules[parent], last)
 
     def exec_module(self, module: types.ModuleType) -> None:
         """Nothing to run: the module object is the served one."""

@@ -18,10 +18,12 @@ def import_error(path: str, names: tuple[str, ...] = ()) -> Optional[str]:
 
     With no names: why `import tensorflow.contrib.<path>` fails.
     """
+    from tf1compat.contrib.registry import import_step
+
     value: Any = contrib
     try:
         for part in filter(None, path.split(".")):
-            value = getattr(value, part)
+            value = import_step(value, part)
         if not isinstance(value, types.ModuleType):
             return f"tensorflow.contrib.{path} is not a module"
         for name in names:

@@ -75,8 +75,13 @@ def _trim(parts: list[str]) -> str:
 
 
 
-# Module files named like a public name of their namespace: the path is the module, as in TF 1.x
-# (`from tensorflow.contrib.framework.python.ops import arg_scope` gives the module arg_scope).
+# Module files their package shadows with a function of the same name, as TF 1.15 has them:
+# `framework/python/ops/__init__.py` star-imports `arg_scope.py`, so the package's attribute
+# `arg_scope` is the function (`from tensorflow.contrib.framework.python.ops import arg_scope`,
+# then `with arg_scope([...])`), while importing the path itself (`from ....ops.arg_scope import
+# add_arg_scope`) loads the module. Under TF 1.15, the only other contrib package attribute that
+# is a function over a submodule of its name is `framework.python.framework.experimental`, which
+# the contrib census never saw.
 MODULE_FILES = frozenset({"framework.python.ops.arg_scope"})
 
 

@@ -43,7 +43,7 @@ PREFIX = "tf1compat.contrib."
 
 # Our modules, one per contrib namespace we serve (tf1compat/contrib/<name>.py).
 MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn", "legacy_seq2seq",
-           "training", "learn", "crf", "opt", "eager", "image", "cluster_resolver")
+           "training", "learn", "crf", "opt", "eager", "image", "cluster_resolver", "lookup")
 
 
 class Served(str, enum.Enum):
@@ -331,8 +331,25 @@ class DeepModule(types.ModuleType):
             raise AttributeError(name)
         return deep_attribute(f"{self._contrib_raw}.{name}")
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        if value is not None and value is self._contrib_module_file(name):
+            return  # the import system binding a module file the package shadows (MODULE_FILES)
+        super().__setattr__(name, value)
+
+    def _contrib_module_file(self, name: str) -> Optional["DeepModule"]:
+        """The module file `name`, where this package's attribute `name` is a function over it."""
+        raw = f"{self._contrib_raw}.{name}"
+        return deep_module(raw) if raw in MODULE_FILES else None
+
     def __repr__(self) -> str:
         return f"<tf.contrib module {self._contrib_raw} (tf1compat)>"
+
+
+def import_step(module: Any, name: str) -> Any:
+    """`<module>.<name>` as an import reaches it: the module file where the package re-exports
+    a function over it (MODULE_FILES; its attribute is the function), else the attribute."""
+    found = module._contrib_module_file(name) if isinstance(module, DeepModule) else None
+    return found if found is not None else getattr(module, name)
 
 
 @functools.lru_cache(maxsize=None)
@@ -349,7 +366,7 @@ def deep_attribute(raw: str) -> Any:
     """
     above = raw.rpartition(".")[0]
     public, parent = public_name(raw), public_name(above)
-    if raw in MODULE_FILES or (public == parent and above not in MODULE_FILES):
+    if public == parent and above not in MODULE_FILES:
         return deep_module(raw)
     if lookup(public) is not None:
         return resolve(public)

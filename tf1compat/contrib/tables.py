@@ -50,6 +50,26 @@ EAGER_UNSUPPORTED: dict[str, str] = {
        for name in ("connect_to_remote_host", "enable_remote_eager_execution", "set_server_def")},
 }
 
+# contrib.lookup (tf1compat.contrib.lookup): TensorFlow's lookup_ops objects that have no public
+# TF2 name, and contrib's own functions.
+_LOOKUP_OWN = ("index_table_from_tensor", "index_to_string_table_from_tensor", "index_to_string",
+               "string_to_index", "string_to_index_table_from_file",
+               "string_to_index_table_from_tensor")
+LOOKUP_CONSTANTS = ("FastHashSpec",)  # a value: the HasherSpec the index tables default to
+LOOKUP_SERVED = (
+    "HashTable", "FastHashSpec", "HasherSpec", "StrongHashSpec", "IdTableWithHashBuckets",
+    "InitializableLookupTableBase", "LookupInterface", "TableInitializerBase",
+    "TextFileIdTableInitializer", "TextFileStringTableInitializer", "index_table_from_file",
+    "index_to_string_table_from_file", *_LOOKUP_OWN)
+_LOOKUP_NOTES = {
+    "HashTable": "TF 2.21's lookup_ops.HashTable, kept for contrib code: "
+                 "tf.compat.v1.lookup.StaticHashTable with TF1's `init`",
+    **{name: "contrib's own function, on TensorFlow's lookup_ops (its `mapping` is "
+             "TensorFlow's `vocabulary_list`)" for name in _LOOKUP_OWN},
+}
+_LOOKUP_SAME = ("the object TF 1.15's contrib.lookup re-exported from TensorFlow's lookup_ops, "
+                "which TF 2.21 keeps with no public name")
+
 # Replacements written here: namespace -> names (each one is tf1compat.contrib.<namespace>.<name>).
 REPLACED: dict[str, tuple[str, ...]] = {
     "layers": ("flatten", "fully_connected", "linear", "relu", "conv2d", "convolution2d",
@@ -86,6 +106,7 @@ REPLACED: dict[str, tuple[str, ...]] = {
     "image": ("transform", "translate", "rotate", "translations_to_projective_transforms",
               "angles_to_projective_transforms", "compose_transforms",
               "flat_transforms_to_matrices", "matrices_to_flat_transforms"),
+    "lookup": LOOKUP_SERVED,
 }
 
 # Replacements living outside tf1compat.contrib.<namespace>: name -> the tf1compat object.
@@ -163,6 +184,7 @@ MODULE_HOME_NOTES: dict[str, str] = {  # a module's own note, where it is not th
 _KERAS_3 = ("TensorFlow's upgrade tool rewrites it to {}, which under Keras 3 fails on TF1 "
             "graph variables (Invalid dtype: float32_ref); replaced instead")
 REPLACED_NOTES: dict[str, str] = {
+    **{f"lookup.{name}": _LOOKUP_NOTES.get(name, _LOOKUP_SAME) for name in LOOKUP_SERVED},
     "layers.layer_norm": "TensorFlow's upgrade tool points to tf.keras.layers.LayerNormalization, "
                          "whose epsilon (1e-3, contrib's 1e-12) and variable names differ; "
                          "replaced to keep contrib's",
@@ -199,6 +221,12 @@ MAPPED: dict[str, tuple[str, str]] = {
     "rnn.static_rnn": (_V1 + "nn.static_rnn", ""),
     "rnn.static_bidirectional_rnn": (_V1 + "nn.static_bidirectional_rnn", ""),
     "rnn.static_state_saving_rnn": (_V1 + "nn.static_state_saving_rnn", ""),
+    **{f"lookup.{name}": (_V1 + f"lookup.{name}", "") for name in (
+        "KeyValueTensorInitializer", "TextFileInitializer", "TextFileIndex")},
+    "lookup.MutableHashTable": (_V1 + "lookup.experimental.MutableHashTable", ""),
+    "lookup.MutableDenseHashTable": (_V1 + "lookup.experimental.DenseHashTable",
+                                     "contrib's MutableDenseHashTable was this class; TF 2.21's "
+                                     "lookup_ops.MutableDenseHashTable is a raw op"),
 }
 
 # Names with no home; the note names what to use instead.

@@ -30,6 +30,8 @@ from tf1compat.migrate.rules.contrib import NEEDED_IMPORTS, ContribRule
 from tf1compat.migrate.rules.estimator import EstimatorRule
 from tf1compat.migrate.rules.graph_mode import GraphModeRule
 from tf1compat.migrate.rules.legacy_layers import LegacyLayersRule
+from tf1compat.migrate.rules.private_imports import PrivateImportsRule
+from tf1compat.migrate.rules.private_paths import PrivatePathsRule
 from tf1compat.migrate.rules.queue_chain import QueueChainRule
 from tf1compat.migrate.rules.session_options import SessionOptionsRule
 from tf1compat.migrate.rules.tf0_names import Tf0NamesRule
@@ -40,9 +42,11 @@ from tf1compat.migrate.upgrade_v2 import upgrade
 # Before tf_upgrade_v2, on the script as written (lines kept in place); TF 0.x names
 # first become the 1.x names tf_upgrade_v2 knows.
 PRE_RULES = (Tf0NamesRule, ContribRule, TutorialsRule)
-# After it. Order matters: the session rule adds imports that graph mode must follow.
-RULES = (SessionOptionsRule, EstimatorRule, LegacyLayersRule, V1NamesakesRule, QueueChainRule,
-         ApiNotesRule, GraphModeRule)
+# After it. Order matters: the session rule adds imports that graph mode must follow; names
+# from TensorFlow's own modules become public ones first (the later rules read those), and
+# the imports that left unused go last (the other rules' lines are the script's).
+RULES = (PrivatePathsRule, SessionOptionsRule, EstimatorRule, LegacyLayersRule, V1NamesakesRule,
+         QueueChainRule, ApiNotesRule, GraphModeRule, PrivateImportsRule)
 _SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "site-packages", "node_modules"}
 
 

@@ -27,7 +27,7 @@ from typing import Any, Iterable, Optional
 
 from tf1compat.shared.errors import Tf1CompatError
 from tf1compat.layers import LEGACY_KERAS_HINT
-from tf1compat.runner import served, tf0_calls
+from tf1compat.runner import private_modules, served, tf0_calls
 
 
 class LegacyKerasMissingError(Tf1CompatError, AttributeError):
@@ -54,6 +54,11 @@ class Usage:
         if symbol is None:
             symbol = self.symbols[path] = served.classify(path)
         symbol.uses += 1
+
+    def served_as(self, path: str, symbol: served.Symbol) -> None:
+        """A name its server classified itself (TensorFlow's own modules: private_modules)."""
+        self.used[path] += 1
+        self.symbols.setdefault(path, symbol).uses += 1
 
     def unsupported(self, path: str, why: str) -> None:
         symbol = self.symbols.setdefault(path, served.unsupported(path, why))
@@ -91,6 +96,8 @@ class TF1Module(types.ModuleType):
             # `import tensorflow.compat.v1 as tf` (the "swap" of half-migrated scripts) is
             # the same TF1 module, tf.contrib and all, as `import tensorflow as tf`.
             return self._tf1_root
+        if path == "python":  # TensorFlow's own modules, TF1's names put back (private_modules)
+            return private_modules.tree_of(self._tf1_root, usage).module("tensorflow.python")
         usage.used[path] += 1
         if path in overrides:
             value, symbol = overrides[path]
@@ -115,6 +122,15 @@ class TF1Module(types.ModuleType):
             return children[name]
         usage.served(path)
         return value
+
+    def _tf1_import(self, name: str) -> Any:
+        """What `from tensorflow.<path>.<name> import ...` imports: the module file, where the
+        package re-exports a function of that name over it (contrib's arg_scope)."""
+        module_file = getattr(type(self._tf1_target), "_contrib_module_file", None)  # DeepModule
+        found = module_file(self._tf1_target, name) if module_file is not None else None
+        if found is None:
+            return getattr(self, name)
+        return TF1Module(found, f"{self._tf1_path}{name}.", self._tf1_legacy_keras, self._tf1_root)
 
     def _tf1_check(self, name: str) -> None:
         """Raises the error reading `name` would raise, without recording a use."""
@@ -205,9 +221,12 @@ class ImportHook:
         return self._verdicts[filename]
 
     def __call__(self, name, globals=None, locals=None, fromlist=(), level=0):
-        if level == 0 and name.startswith("tensorflow.") and \
-                name.split(".")[1] in _SERVED_TOPS and globals is not None and \
-                self.is_user_file(globals.get("__file__")):
+        top = name.split(".")[1] if level == 0 and name.startswith("tensorflow.") else None
+        if top is not None and (top in _SERVED_TOPS or top == "python") and \
+                globals is not None and self.is_user_file(globals.get("__file__")):
+            if top == "python":  # `from tensorflow.python.framework import graph_util`
+                return private_modules.tree_of(self.tf1, usage).import_module(
+                    name, fromlist, lambda: self.original(name, globals, locals, fromlist, level))
             return self._served_import(name, fromlist)
         module = self.original(name, globals, locals, fromlist, level)
         if level == 0 and name == "tensorflow" and globals is not None \
@@ -224,9 +243,11 @@ class ImportHook:
         one raises an error that names it, not "cannot import name").
         """
         module: Any = self.tf1
+        parts = name.split(".")[1:]
         try:
-            for part in name.split(".")[1:]:
-                module = getattr(module, part)
+            for index, part in enumerate(parts):  # the imported module itself, not an attribute
+                module = module._tf1_import(part) if fromlist and index == len(parts) - 1 \
+                    else getattr(module, part)
             for item in fromlist or ():
                 if item != "*":
                     module._tf1_check(item)

@@ -267,6 +267,18 @@ OPTIMIZER_SUBCLASS_API = TfInternal(
     feature="tf.contrib.opt optimizers (LARS, AdamW, MomentumW, ...)",
     without="these optimizers fail when they apply gradients")
 
+CONTRIB_LOOKUP = TfInternal(
+    "tensorflow.python.ops.lookup_ops",
+    ("HashTable", "FastHashSpec", "HasherSpec", "StrongHashSpec", "IdTableWithHashBuckets",
+     "InitializableLookupTableBase", "LookupInterface", "TableInitializerBase",
+     "TextFileIdTableInitializer", "TextFileStringTableInitializer", "index_table_from_file",
+     "index_to_string_table_from_file", "index_table_from_tensor",
+     "index_to_string_table_from_tensor"),
+    used_for="the lookup tables TF 1.15's contrib.lookup re-exported, which TF 2.21 keeps with "
+             "no public name",
+    feature="tf.contrib.lookup",
+    without="tf.contrib.lookup fails to load")
+
 UPGRADE_TABLES = TfInternal(
     "tensorflow.tools.compatibility",
     ("all_renames_v2.manual_symbol_renames", "all_renames_v2.addons_symbol_mappings",

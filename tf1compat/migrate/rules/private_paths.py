@@ -1,0 +1,212 @@
+"""Names from TensorFlow's own `tensorflow.python.*` modules -> their public TF1 names.
+
+`from tensorflow.python.framework import graph_util` then
+`graph_util.convert_variables_to_constants(...)` fails on TF 2.21 (the
+function moved out of that module); its public TF1 name,
+`tf.compat.v1.graph_util.convert_variables_to_constants`, works. Each use of
+a name imported from such a module (through the module, `graph_util.X`, or
+imported itself, `from ...graph_util import X`) is rewritten to its public
+TF1 name when TF 2.21 has one, from the same table `run` serves them by
+(tf1compat.runner.private_paths.homes). A name with no public TF1 name stays and
+is reported: as a note when TF 2.21's module still has it, as not converted
+when it does not. The imports left unused go at the very end
+(`private_imports`), so the other rules' lines still point at the script as
+written.
+
+Runs after tf_upgrade_v2 (which leaves these imports alone), before the
+legacy-layers rule, which takes `tf.compat.v1.nn.rnn_cell.*` on to tf_keras.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import libcst as cst
+from libcst.codemod.visitors import AddImportsVisitor
+from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+
+from tf1compat.migrate.findings import Kind
+from tf1compat.migrate.rules.base import Rule
+from tf1compat.migrate.rules.contrib import dotted
+
+_PACKAGE = "tensorflow.python"
+# Public names served by legacy Keras after migrate (the legacy-layers rule): not imported here.
+_LEGACY = ("nn.rnn_cell.", "layers.")
+_LEGACY_HOME = object()
+# context.scratch key: (the `from` module or '', the bound name) of each import whose every use
+# was rewritten; the private-imports rule removes them once no rule reads them any more.
+EMPTIED = "tf1compat.runner.private_paths_emptied"
+
+
+def _public_walk(v1_name: str) -> Any:
+    """TF 2.21's `tf.compat.v1.<v1_name>` (legacy-Keras homes taken as there: tf_keras serves
+    them after migrate, wherever the script runs)."""
+    if v1_name.startswith(_LEGACY):
+        return _LEGACY_HOME
+    import tensorflow as tf
+
+    value: Any = tf.compat.v1
+    for part in v1_name.split("."):
+        value = getattr(value, part)
+    return value
+
+
+def module_path(dotted_name: str) -> Optional[str]:
+    """The module `import tensorflow.python.a.b as x` binds: read part by part as attributes,
+    as Python does (TF 1.15's `tensorflow.python.ops` attribute is `framework.ops`)."""
+    from tf1compat.runner.private_paths.homes import submodule
+
+    parts = dotted_name.split(".")
+    if ".".join(parts[:2]) != _PACKAGE:
+        return None
+    module = _PACKAGE
+    for part in parts[2:]:
+        module = submodule(module, part)
+        if module is None:
+            return None
+    return module
+
+
+class PrivatePathsRule(Rule):
+    NAME = "private-paths"
+    DESCRIPTION = ("names from tensorflow.python.* modules -> their public TF1 names "
+                   "(tf.compat.v1.graph_util.convert_variables_to_constants)")
+    TRIGGERS = (_PACKAGE,)
+    METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider, ParentNodeProvider)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        super().visit_Module(node)
+        self.replacements: dict[cst.CSTNode, str] = {}
+        self.reported: set[str] = set()
+        self.tf = self.names.alias
+        for imp in imports(node):
+            for bound, target in bindings(imp):
+                self._rewrite_uses(imp, bound, target)
+
+    # -- uses ---------------------------------------------------------------------------
+
+    def _rewrite_uses(self, imp, bound: str, target: tuple[str, ...]) -> None:
+        """Rewrites every use of `bound`; notes the binding as removable when all were."""
+        scope = self.get_metadata(ScopeProvider, imp, None)
+        if scope is None:
+            return
+        assignments = [a for a in scope.assignments[bound] if getattr(a, "node", None) is imp]
+        if not assignments:
+            return
+        accesses = [access for a in assignments for access in a.references]
+        rewritten = 0
+        for access in accesses:
+            if len(access.referents) != 1 or not isinstance(access.node, cst.Name):
+                continue  # the name is rebound somewhere too: which one is read is not clear
+            if len(target) == 2:  # a name imported itself: `from ...graph_util import X`
+                code = self._public_code(*target, access.node)
+                where = access.node
+            else:
+                where, code = self._module_use(target[0], access.node)
+            if code is not None:
+                self.replacements[where] = code
+                rewritten += 1
+        if accesses and rewritten == len(accesses):  # the import goes, after the other rules
+            emptied = self.context.scratch.setdefault(EMPTIED, [])
+            emptied.append((from_module(imp), bound))
+
+    def _module_use(self, module: str, name_node: cst.Name):
+        """(the node to replace, its code) for `<module binding>.a.b...`, or (None, None)."""
+        from tf1compat.runner.private_paths.homes import submodule
+
+        node: cst.CSTNode = name_node
+        while True:
+            parent = self.get_metadata(ParentNodeProvider, node, None)
+            if not isinstance(parent, cst.Attribute) or parent.value is not node:
+                return None, None  # the module itself is used (passed, compared): keep it
+            attr = parent.attr.value
+            inner = submodule(module, attr)
+            if inner is None:
+                return parent, self._public_code(module, attr, parent)
+            module, node = inner, parent
+
+    def _public_code(self, module: str, name: str, node: cst.CSTNode) -> Optional[str]:
+        """`tf.compat.v1.<public name>` for TF1's `<module>.<name>`, or None (reported)."""
+        from tf1compat.runner.private_paths.homes import find
+
+        home = find(module, name, _public_walk)
+        key = f"{module}.{name}"
+        if home.public is not None:
+            if self.tf is None:
+                AddImportsVisitor.add_needed_import(self.context, "tensorflow")
+            code = f"{self.tf or 'tensorflow'}.compat.v1.{home.public}"
+            self._report(key, node, Kind.CHANGED,
+                         f"{key} -> tf.compat.v1.{home.public} (its public TF1 name"
+                         + (f"; {home.note})" if home.note else ")"))
+            return code
+        if home.status == "native":
+            self._report(key, node, Kind.NOTE, f"{key} kept: TF 1.15 gave it no public name "
+                         "and TF 2.21's module still has it (a private name: it may move)")
+        elif home.status == "mapped":
+            self._report(key, node, Kind.NOT_CONVERTED,
+                         f"{key} left as is: TF 1.15 gave it no public name and TF 2.21 has it "
+                         f"only at {home.target}; it fails on TF 2.21 as written "
+                         "(`tf1compat run` serves it from there)")
+        else:
+            self._report(key, node, Kind.NOT_CONVERTED, f"{key} left as is: {home.note}; it "
+                         "fails on TF 2.21 (under `tf1compat run` too)")
+        return None
+
+    def _report(self, key: str, node, kind: Kind, message: str) -> None:
+        if key not in self.reported:
+            self.reported.add(key)
+            self.add(node, kind, message)
+
+    def leave_Attribute(self, original_node: cst.Attribute,
+                        updated_node: cst.Attribute) -> cst.BaseExpression:
+        code = self.replacements.get(original_node)
+        return updated_node if code is None else cst.parse_expression(code)
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
+        code = self.replacements.get(original_node)
+        return updated_node if code is None else cst.parse_expression(code)
+
+
+def from_module(imp) -> str:
+    """The module a `from` import names ('' for a plain import)."""
+    return (dotted(imp.module) or "") if isinstance(imp, cst.ImportFrom) else ""
+
+
+def imports(module: cst.Module):
+    """Every absolute `import tensorflow.python...` / `from tensorflow.python... import` node."""
+    import libcst.matchers as m
+
+    for imp in m.findall(module, m.ImportFrom() | m.Import()):
+        if isinstance(imp, cst.ImportFrom):
+            name = dotted(imp.module) if imp.module is not None else None
+            if not imp.relative and name and (name == _PACKAGE or name.startswith(_PACKAGE + ".")):
+                yield imp
+        elif any((dotted(alias.name) or "").startswith(_PACKAGE + ".") and alias.asname
+                 for alias in imp.names):
+            yield imp
+
+
+def bound_name(alias: cst.ImportAlias) -> str:
+    """The name an import alias binds ('gu' for `... as gu`, 'a.b' for `import a.b`)."""
+    if alias.asname is not None:
+        return alias.asname.name.value
+    return dotted(alias.name) or ""
+
+
+def bindings(imp):
+    """(bound name, (module,) for a module or (module, name) for a name) of one import."""
+    from tf1compat.runner.private_paths.homes import submodule
+
+    if isinstance(imp, cst.Import):
+        for alias in imp.names:
+            module = module_path(dotted(alias.name) or "") if alias.asname else None
+            if module is not None:
+                yield bound_name(alias), (module,)
+        return
+    if isinstance(imp.names, cst.ImportStar):
+        return
+    package = dotted(imp.module)  # a `from` import names the module by its path, not attributes
+    for alias in imp.names:
+        name = alias.name.value
+        inner = submodule(package, name)
+        yield bound_name(alias), ((inner,) if inner is not None else (package, name))

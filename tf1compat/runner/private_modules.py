@@ -1,0 +1,169 @@
+"""`tensorflow.python.*` in user code under `run`: TF 2.21's modules with TF1's names put back.
+
+TF1 scripts import TensorFlow's own modules (`from tensorflow.python.framework
+import graph_util`, `from tensorflow.python.platform import gfile`). For
+each module TF 1.15's listing has (tf1compat.runner.private_paths), user code gets
+a view: the real TF 2.21 module, except that a name TF 1.15's module had and
+TF 2.21's lacks, or has as another object (a v2 function under the same
+name), comes from its TF1 home (`private_paths.homes`). Every name read is
+recorded as the shim records `tf.` names, under `tf.python.<module>.<name>`.
+A name nothing serves fails at the script's line, naming it and what to do.
+Modules the listing does not have are TF 2.21's own, untouched; nothing
+changes for TensorFlow or any library.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any, Callable, Optional
+
+from tf1compat.runner.private_paths import homes, table
+from tf1compat.runner import served
+from tf1compat.shared.errors import Tf1CompatError
+
+
+class PrivateNameError(Tf1CompatError, AttributeError):
+    """A name of a TensorFlow module that TF 2.21 has nowhere tf1compat can tell."""
+
+
+class PrivateImportError(Tf1CompatError, ImportError):
+    """An import of a TensorFlow module, or of a name from one, that nothing serves."""
+
+
+def _path(module: str, name: str) -> str:
+    """'tensorflow.python.ops.rnn', 'dynamic_rnn' -> 'python.ops.rnn.dynamic_rnn' (as `tf.` names)."""
+    return f"{module[len('tensorflow.'):]}.{name}"
+
+
+class PrivateModule(types.ModuleType):
+    """TF1's view of one TensorFlow module: TF 2.21's module, TF 1.15's names."""
+
+    def __init__(self, name: str, real: Optional[types.ModuleType], tree: "PrivateTree"):
+        super().__init__(name, getattr(real, "__doc__", None))
+        self.__dict__["_private_real"] = real
+        self.__dict__["_private_tree"] = tree
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            if self._private_real is None:
+                raise AttributeError(name)
+            return getattr(self._private_real, name)
+        return self._private_tree.attribute(self.__name__, name)
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(table.names(self.__name__)) | set(dir(self._private_real or object)))
+
+    def __repr__(self) -> str:
+        return (f"<module {self.__name__} (TF 2.21's, with TF 1.15's names: tf1compat run)>")
+
+
+class PrivateTree:
+    """The views of one run: modules by name, and each name's resolution, found once."""
+
+    def __init__(self, root: Any, usage: Any):
+        self.root = root  # the script's TF1 module (shim.TF1Module over tf.compat.v1)
+        self.usage = usage  # shim.Usage: what the report says was used and how it was served
+        self._modules: dict[str, Optional[types.ModuleType]] = {}
+        self._found: dict[tuple[str, str], tuple[Optional[str], Optional[homes.Home]]] = {}
+
+    def module(self, name: str) -> Optional[types.ModuleType]:
+        """What user code gets for module `name`: a view when TF 1.15's listing has it, TF 2.21's
+        own module when only TF 2.21 has it, None when neither does."""
+        if name not in self._modules:
+            real = homes.import_quietly(name)
+            self._modules[name] = PrivateModule(name, real, self) if table.is_module(name) \
+                else real
+        return self._modules[name]
+
+    def resolve(self, module: str, name: str) -> tuple[Optional[str], Optional[homes.Home]]:
+        """(the submodule `module.name` stands for, None) or (None, its Home); no use recorded."""
+        key = (module, name)
+        if key not in self._found:
+            submodule = homes.submodule(module, name)
+            self._found[key] = (submodule, None) if submodule is not None else \
+                (None, homes.find(module, name, self._walk))
+        return self._found[key]
+
+    def _walk(self, v1_name: str) -> Any:
+        """`tf.compat.v1.<v1_name>` itself; what it lacks, as the script's TF1 module serves it
+        (tf.estimator from tf1compat, legacy Keras or the error saying what to install)."""
+        parts = v1_name.split(".")
+        value = self.root._tf1_target
+        try:
+            for part in parts:
+                value = getattr(value, part)
+            return value
+        except (AttributeError, ImportError):
+            value = self.root
+            for part in parts:
+                value = getattr(value, part)
+            return value
+
+    def attribute(self, module: str, name: str) -> Any:
+        """`<module>.<name>` read by user code, recorded; raises PrivateNameError when unserved."""
+        path = _path(module, name)
+        submodule, home = self.resolve(module, name)
+        if submodule is not None:
+            value = self.module(submodule)
+            if value is None:
+                raise self._unsupported(path, f"{module}.{name}: TF 1.15's module {submodule} is "
+                                              "not in TF 2.21; import what it held by its public "
+                                              "tf.compat.v1 name")
+            self.usage.used[path] += 1
+            return value
+        if home.status == "unsupported":
+            raise self._unsupported(path, f"{module}.{name}: {home.note}")
+        self.usage.served_as(path, served.Symbol(home.status, home.target, home.note))
+        return home.value
+
+    def _unsupported(self, path: str, message: str) -> PrivateNameError:
+        self.usage.missing[path] = message
+        self.usage.unsupported(path, message)
+        return PrivateNameError(message)
+
+    def check(self, module: str, name: str) -> Optional[str]:
+        """Why `from <module> import <name>` fails, or None when it is served (nothing recorded)."""
+        submodule, home = self.resolve(module, name)
+        if submodule is not None:
+            return None if self.module(submodule) is not None else \
+                f"TF 1.15's module {submodule} is not in TF 2.21"
+        return home.note if home.status == "unsupported" else None
+
+    def import_module(self, name: str, fromlist, real_import: Callable[[], Any]) -> Any:
+        """`import <name>` / `from <name> import <fromlist>` in user code.
+
+        The real import runs first (the modules load as TensorFlow has them); then
+        a plain import gives the TF1 `tensorflow` (its parts are read as attributes,
+        through the views) and a `from` import the module's view.
+        """
+        try:
+            real_import()
+        except ImportError as error:
+            if not table.is_module(name):
+                raise PrivateImportError(
+                    f"No module named {name!r} in TF 2.21 ({error}), and tf1compat's listing of "
+                    f"TF 1.15's modules (tf1compat/runner/private_paths) does not cover it: "
+                    f"import what you need from it by its public tf.compat.v1 name",
+                    name=name) from None
+        if not fromlist:
+            return self.root
+        module = self.module(name)
+        if not isinstance(module, PrivateModule):
+            return module  # TF 2.21's own, untouched
+        for item in fromlist:
+            why = None if item == "*" else self.check(name, item)
+            if why is not None:
+                path = _path(name, item)
+                message = f"cannot import {item} from {name}: {why}"
+                self.usage.missing[path] = message
+                self.usage.unsupported(path, message)
+                raise PrivateImportError(message, name=name)
+        return module
+
+
+def tree_of(root: Any, usage: Any) -> PrivateTree:
+    """The run's views, kept on its TF1 module (one set per TF1 module)."""
+    tree = root.__dict__.get("_tf1_private")
+    if tree is None:
+        tree = root.__dict__["_tf1_private"] = PrivateTree(root, usage)
+    return tree
