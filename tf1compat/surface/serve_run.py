@@ -8,7 +8,6 @@ by `reading`, an error is the entry of a missing name.
 
 from __future__ import annotations
 
-import json
 import sys
 
 
@@ -27,18 +26,7 @@ def serve(names: list[str]) -> dict[str, dict]:
     return entries
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print("usage: python -m tf1compat.surface.serve_run NAMES.json OUT.json",
-              file=sys.stderr)
-        return 2
-    with open(argv[0], encoding="utf-8") as handle:
-        names = json.load(handle)
-    entries = serve(names)
-    with open(argv[1], "w", encoding="utf-8") as handle:
-        json.dump(entries, handle, sort_keys=True)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    from tf1compat.surface.side_process import main
+
+    sys.exit(main("serve_run", serve, sys.argv[1:]))
