@@ -16,8 +16,9 @@ cannot pass: a changed probe, script, input or requirement is a new digest.
 TF 1.15 still runs live (and its output is held against the record, numbers within
 LIVE_RTOL/LIVE_ATOL, the rest of the text equal) when:
 - TF1COMPAT_TF1_LIVE=1 (pytest --tf1-live): every reference run, the full live pass;
-- the record was committed in the SUBMISSION_HOURS before HEAD's commit (the submission
-  that regenerated it), so CI checks new data against TF 1.15 itself;
+- the record was added or changed since the commit submission_base.txt names (the main
+  this submission builds on; without it, committed in the SUBMISSION_HOURS before HEAD's
+  commit), so CI checks new data against TF 1.15 itself;
 - its test is in LIVE_SAMPLE, a fixed sample across families, so the reference
   interpreter stays exercised in every CI run;
 - the caller says `live=True`: inputs made by TF 2.21 in this run (a model_dir trained here
@@ -70,19 +71,43 @@ def _flag(name: str) -> bool:
     return os.environ.get(name, "") == "1"
 
 
+# The commit this submission builds on: the main it started from, written by its first
+# commit. Its records are those added or changed since. Without the file (or with a commit
+# this clone lacks) the records committed in the SUBMISSION_HOURS before HEAD count instead;
+# when the base is left stale, more records go live, never fewer.
+SUBMISSION_BASE = Path(__file__).resolve().parent / "submission_base.txt"
+
+
+def submission_base() -> Optional[str]:
+    """The commit named in submission_base.txt (its first word not after a '#'), or None."""
+    try:
+        lines = SUBMISSION_BASE.read_text().splitlines()
+    except OSError:
+        return None
+    words = [line.split()[0] for line in lines if line.strip() and not line.startswith("#")]
+    return words[0] if words else None
+
+
 @functools.lru_cache(maxsize=1)
 def committed_in_submission() -> frozenset[str]:
-    """Record names committed in the SUBMISSION_HOURS before HEAD's commit (the submission's
-    own commits)."""
+    """Record names added or changed since the submission's base commit (else in the
+    SUBMISSION_HOURS before HEAD's commit): the submission's own records."""
     def git(*args: str) -> str:
         return subprocess.run(["git", "-C", str(REPO_ROOT), *args], capture_output=True,
                               text=True, timeout=60, check=True).stdout
+    folder = str(RECORDS.relative_to(REPO_ROOT))
     try:
-        tip = int(git("log", "-1", "--format=%ct").strip())
         if SUBMISSION_HOURS <= 0:
             return frozenset()
-        names = git("log", f"--since={int(tip - SUBMISSION_HOURS * 3600)}", "--name-only",
-                    "--format=", "--", str(RECORDS.relative_to(REPO_ROOT)))
+        base = submission_base()
+        if base is not None and subprocess.run(
+                ["git", "-C", str(REPO_ROOT), "merge-base", "--is-ancestor", base, "HEAD"],
+                capture_output=True, timeout=60).returncode == 0:
+            names = git("diff", "--name-only", "--diff-filter=AMR", base, "HEAD", "--", folder)
+        else:
+            tip = int(git("log", "-1", "--format=%ct").strip())
+            names = git("log", f"--since={int(tip - SUBMISSION_HOURS * 3600)}", "--name-only",
+                        "--format=", "--", folder)
     except (OSError, ValueError, subprocess.SubprocessError):
         return frozenset()  # not a git checkout: no record is new
     return frozenset(Path(line).name for line in names.splitlines() if line.strip())

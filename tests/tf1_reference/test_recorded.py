@@ -4,6 +4,7 @@ the reference (what the recorder does does not depend on which interpreter it ru
 the records in a temporary folder."""
 
 import json
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -169,3 +170,42 @@ def test_every_committed_record_is_whole_and_named_by_its_digest():
         assert data["requirements"] == pinned, path.name
         assert {"case", "args", "returncode", "stdout", "stderr", "files"} <= set(data)
         assert "/tmp/" not in json.dumps(data["args"]), (path.name, data["args"])
+
+
+def test_the_submissions_records_are_those_changed_since_its_base(tmp_path, monkeypatch):
+    def git(*args):
+        return subprocess.run(["git", "-C", str(tmp_path), *args], check=True,
+                              capture_output=True, text=True).stdout.strip()
+
+    records = tmp_path / "recorded"
+    records.mkdir()
+    git("init", "-q")
+    git("config", "user.email", "t@example.org")
+    git("config", "user.name", "t")
+    (records / "landed.json").write_text("{}")
+    (records / "changed.json").write_text("{}")
+    git("add", "-A")
+    git("commit", "-qm", "landed")
+    base = git("rev-parse", "HEAD")
+    (records / "new.json").write_text("{}")
+    (records / "changed.json").write_text('{"a": 1}')
+    git("add", "-A")
+    git("commit", "-qm", "the submission")
+    base_file = tmp_path / "submission_base.txt"
+    monkeypatch.setattr(recorded, "REPO_ROOT", tmp_path)
+    monkeypatch.setattr(recorded, "RECORDS", records)
+    monkeypatch.setattr(recorded, "SUBMISSION_BASE", base_file)
+    monkeypatch.setattr(recorded, "SUBMISSION_HOURS", 4.0)
+
+    def new_records():
+        recorded.committed_in_submission.cache_clear()
+        return recorded.committed_in_submission()
+
+    base_file.write_text(f"# the base\n{base}\n")
+    assert new_records() == {"new.json", "changed.json"}
+    # a base this clone lacks, or none: the records of the last hours (here, all of them)
+    base_file.write_text("0123456789abcdef0123456789abcdef01234567\n")
+    assert new_records() == {"new.json", "changed.json", "landed.json"}
+    base_file.unlink()
+    assert new_records() == {"new.json", "changed.json", "landed.json"}
+    recorded.committed_in_submission.cache_clear()
