@@ -48,7 +48,11 @@ buckets = lookup.IdTableWithHashBuckets(
     lookup.HashTable(lookup.KeyValueTensorInitializer(["a"], [0], value_dtype=tf.int64), -1),
     num_oov_buckets=3)
 deprecated = [lookup.string_to_index(tf.constant(["lake", "zappa"]), ["emerson", "lake"]),
-              lookup.index_to_string(tf.constant([1, 5], tf.int64), ["emerson", "lake"])]
+              lookup.index_to_string(tf.constant([1, 5], tf.int64), ["emerson", "lake"]),
+              lookup.string_to_index_table_from_file(vocabulary, num_oov_buckets=1).lookup(
+                  tf.constant(["palmer", "zappa"])),
+              lookup.string_to_index_table_from_tensor(["emerson", "lake"]).lookup(
+                  tf.constant(["lake", "zappa"]))]
 
 
 @add_arg_scope
@@ -73,8 +77,10 @@ with tf.Session() as sess:
     result("dense", sess.run(dense.lookup(tf.constant([4, 5], tf.int64))).tolist())
     ids = sess.run(buckets.lookup(tf.constant(["a", "zz", "zz"]))).tolist()
     result("buckets", [ids[0], 1 <= ids[1] <= 3, ids[1] == ids[2]])
-    found, strings = sess.run(deprecated)
-    result("deprecated", [found.tolist(), text(strings)])
+    sess.run(tf.tables_initializer())  # the deprecated tables were made after the first run
+    found, strings, from_file, from_tensor = sess.run(deprecated)
+    result("deprecated", [found.tolist(), text(strings), from_file.tolist(),
+                          from_tensor.tolist()])
     result("arg_scope", float(sess.run(scaled_value)))
 result("kinds", [callable(arg_scope), callable(arg_scope_attribute),
                  arg_scoped_arguments(scaled)])

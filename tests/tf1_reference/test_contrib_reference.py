@@ -287,7 +287,7 @@ def test_every_replaced_contrib_name_has_a_reference_probe():
     # classes they build in strings too ("BahdanauAttention(4, memory)").
     contrib_tests = Path(__file__).resolve().parents[1] / "contrib"
     elsewhere = "\n".join(path.read_text() for pattern in (
-        "test_contrib_reference_*.py", "test_seq2seq_*_vs_tf115.py")
+        "test_contrib_reference_*.py", "test_seq2seq_*_vs_tf115.py", "test_contrib_*_vs_tf115.py")
         for path in sorted(contrib_tests.glob(pattern)))
     here = "\n".join((LAYERS, BATCH_NORM, FRAMEWORK, RNN, SEQ2SEQ, PREFETCH))
     # Base classes and result tuples: compared through the helpers, decoders and attention
