@@ -12,6 +12,8 @@ import os
 import textwrap
 from pathlib import Path
 
+import pytest
+
 import tf1_reference
 from isolated import run_cli
 from tf1_reference import recorded
@@ -43,6 +45,8 @@ def close(ours, theirs, tolerance=1e-5):
     return all(abs(a - b) <= tolerance * max(1.0, abs(b)) for a, b in zip(ours, theirs))
 
 
+# Towers and their placement: CI runs this again with oneDNN off (marker `rewrites`).
+@pytest.mark.rewrites
 def test_a_tower_per_listed_gpu_runs_on_the_mapped_cpus_as_tf115_runs_them_on_cpus(tmp_path):
     expected = tf115(["--num_gpus", "2", "--tower_device", "cpu", "--cpus", "2"], tmp_path)
     report = tmp_path / "report.json"
