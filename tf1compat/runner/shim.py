@@ -27,7 +27,7 @@ from typing import Any, Iterable, Optional
 
 from tf1compat.shared.errors import Tf1CompatError
 from tf1compat.layers import LEGACY_KERAS_HINT
-from tf1compat.runner import private_modules, served, tf0_calls
+from tf1compat.runner import private_modules, served, tf0_calls, user_modules
 
 
 class LegacyKerasMissingError(Tf1CompatError, AttributeError):
@@ -228,6 +228,11 @@ class ImportHook:
                 return private_modules.tree_of(self.tf1, usage).import_module(
                     name, fromlist, lambda: self.original(name, globals, locals, fromlist, level))
             return self._served_import(name, fromlist)
+        if level == 0 and globals is not None:
+            importer = user_modules.importer_for(name)
+            if importer is not None and self.is_user_file(globals.get("__file__")):
+                return importer(name, fromlist or (),
+                                lambda: self.original(name, globals, locals, fromlist, level))
         module = self.original(name, globals, locals, fromlist, level)
         if level == 0 and name == "tensorflow" and globals is not None \
                 and self.is_user_file(globals.get("__file__")):

@@ -1,0 +1,52 @@
+"""The import hook's seam for modules user code gets in place of installed ones."""
+
+import json
+import types
+
+import pytest
+
+from tf1compat.runner import shim, user_modules
+
+
+@pytest.fixture
+def hook(tmp_path):
+    return shim.ImportHook(types.ModuleType("tf1"), [str(tmp_path)])
+
+
+@pytest.fixture
+def served_json():
+    calls = []
+    served = types.ModuleType("json")
+
+    def importer(name, fromlist, original):
+        calls.append((name, tuple(fromlist)))
+        return served if name == "json" else original()
+
+    user_modules.register("json", importer)
+    yield served, calls
+    user_modules.unregister("json")
+
+
+def test_user_code_gets_the_registered_module_and_libraries_the_installed_one(
+        hook, served_json, tmp_path):
+    served, calls = served_json
+    user = {"__file__": str(tmp_path / "train.py")}
+    library = {"__file__": json.__file__}
+    assert hook("json", user) is served
+    assert hook("json", library) is json
+    assert calls == [("json", ())]
+
+
+def test_submodules_and_from_imports_reach_the_importer_with_their_fromlist(
+        hook, served_json, tmp_path):
+    served, calls = served_json
+    user = {"__file__": str(tmp_path / "train.py")}
+    decoder = hook("json.decoder", user, None, ("JSONDecoder",))
+    assert decoder.JSONDecoder is json.decoder.JSONDecoder  # `original()` did the real import
+    assert calls == [("json.decoder", ("JSONDecoder",))]
+
+
+def test_a_name_that_is_not_a_top_level_module_is_refused_with_what_is_accepted():
+    with pytest.raises(ValueError, match=r"top='keras.layers'.*identifier"):
+        user_modules.register("keras.layers", lambda *args: None)
+    assert "keras.layers" not in user_modules.registered()
