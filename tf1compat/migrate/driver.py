@@ -30,6 +30,7 @@ from tf1compat.migrate.rules.contrib import NEEDED_IMPORTS, ContribRule
 from tf1compat.migrate.rules.estimator import EstimatorRule
 from tf1compat.migrate.rules.graph_mode import GraphModeRule
 from tf1compat.migrate.rules.legacy_layers import LegacyLayersRule
+from tf1compat.migrate.rules.numpy1 import NumPy1Rule
 from tf1compat.migrate.rules.private_imports import PrivateImportsRule
 from tf1compat.migrate.rules.private_paths import PrivatePathsRule
 from tf1compat.migrate.rules.queue_chain import QueueChainRule
@@ -46,7 +47,7 @@ PRE_RULES = (Tf0NamesRule, ContribRule, TutorialsRule)
 # from TensorFlow's own modules become public ones first (the later rules read those), and
 # the imports that left unused go last (the other rules' lines are the script's).
 RULES = (PrivatePathsRule, SessionOptionsRule, EstimatorRule, LegacyLayersRule, V1NamesakesRule,
-         QueueChainRule, ApiNotesRule, GraphModeRule, PrivateImportsRule)
+         QueueChainRule, ApiNotesRule, GraphModeRule, NumPy1Rule, PrivateImportsRule)
 _SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "site-packages", "node_modules"}
 
 
