@@ -18,7 +18,7 @@ from tf1compat.runner.numpy1 import scipy_misc
 INSTALL_HINT = "pip install scipy"
 # scipy.misc's names that were SciPy 1.1's aliases of scipy.special's (the census counts
 # logsumexp), read from there.
-_SPECIAL = ("logsumexp", "comb", "factorial", "factorial2", "factorialk")
+SPECIAL = ("logsumexp", "comb", "factorial", "factorial2", "factorialk")
 
 
 def _real(module: str) -> types.ModuleType:
@@ -46,7 +46,7 @@ class MiscModule(types.ModuleType):
             self._np1_used[f"scipy.misc.{name}"] += 1
             return getattr(scipy_misc, name) if name in scipy_misc.SERVED \
                 else scipy_misc.removed(name)
-        if name in _SPECIAL:
+        if name in SPECIAL:
             self._np1_used[f"scipy.misc.{name}"] += 1
             return getattr(_real("scipy.special"), name)
         try:
@@ -56,7 +56,7 @@ class MiscModule(types.ModuleType):
                 from None
 
     def __dir__(self) -> list[str]:
-        return sorted({*scipy_misc.SERVED, *scipy_misc.REMOVED, *_SPECIAL})
+        return sorted({*scipy_misc.SERVED, *scipy_misc.REMOVED, *SPECIAL})
 
 
 class SciPyModule(types.ModuleType):
