@@ -91,9 +91,10 @@ _TABLE = [
         ("complex", builtins.complex), ("object", builtins.object), ("str", builtins.str),
         ("long", builtins.int), ("unicode", builtins.str))),
     # Constants spelled the old ways.
-    *(_alias(name, (lambda value=value: value), f"{{np}}.{spelling}") for name, value, spelling in (
-        ("NaN", math.nan, "nan"), ("NAN", math.nan, "nan"), ("Inf", math.inf, "inf"),
-        ("Infinity", math.inf, "inf"), ("PINF", math.inf, "inf"), ("infty", math.inf, "inf"),
+    *(_alias(name, (lambda value=value: value), spelling) for name, value, spelling in (
+        ("NaN", math.nan, "{np}.nan"), ("NAN", math.nan, "{np}.nan"),
+        ("Inf", math.inf, "{np}.inf"), ("Infinity", math.inf, "{np}.inf"),
+        ("PINF", math.inf, "{np}.inf"), ("infty", math.inf, "{np}.inf"),
         ("NINF", -math.inf, "(-{np}.inf)"), ("PZERO", 0.0, "0.0"), ("NZERO", -0.0, "(-0.0)"))),
     # Type aliases NumPy 2 dropped for the one name it kept.
     *(_alias(name, (lambda kept=kept: getattr(numpy, kept)), f"{{np}}.{kept}")
