@@ -46,8 +46,12 @@ class NumPy1Module(types.ModuleType):
         state["_np1_served"] = {}
         state["array"] = ragged.wrap(real.array, usage.ragged)
         state["asarray"] = ragged.wrap(real.asarray, usage.ragged)
+        # The module's own __getattr__ (PEP 562), not the class's: a class __getattr__ would
+        # send every read, found or not, through Python's slower attribute hook.
+        state["__getattr__"] = self._np1_missing
+        state["__dir__"] = self._np1_dir
 
-    def __getattr__(self, name: str) -> Any:  # only for names not yet in the instance dict
+    def _np1_missing(self, name: str) -> Any:  # only for names not yet in the instance dict
         alias = aliases.ALIASES.get(name)
         if alias is not None:
             self._np1_usage.names[name] += 1
@@ -60,7 +64,7 @@ class NumPy1Module(types.ModuleType):
             self.__dict__[name] = value
         return value
 
-    def __dir__(self) -> list[str]:
+    def _np1_dir(self) -> list[str]:
         return sorted(set(dir(self._np1_real)) | set(aliases.ALIASES))
 
     def __repr__(self) -> str:
