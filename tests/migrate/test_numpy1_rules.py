@@ -23,11 +23,13 @@ class NumPy1Names(CodemodTest):
         before = ("import numpy as N\nx = N.zeros(3, dtype=N.float) + N.NaN\n"
                   "y = x.astype(N.int) * N.NINF ** 2\nz = N.asscalar(x[0] + 1)\n"
                   "p = N.product(x) if N.bool(1) else N.float_(0)\n"
-                  "e = N.asscalar(N.array([1.5]))\nm = N.msort(x)\n")
+                  "e = N.asscalar(N.array([1.5]))\nm = N.msort(x)\n"
+                  "r = N.reshape(x, newshape=(3, 1))\nq = N.reshape(newshape=(3, 1), a=x)\n")
         after = ("import numpy as N\nx = N.zeros(3, dtype=float) + N.nan\n"
                  "y = x.astype(int) * (-N.inf) ** 2\nz = (x[0] + 1).item()\n"
                  "p = N.prod(x) if bool(1) else N.float64(0)\n"
-                 "e = N.array([1.5]).item()\nm = N.sort(x, axis=0)\n")
+                 "e = N.array([1.5]).item()\nm = N.sort(x, axis=0)\n"
+                 "r = N.reshape(x, (3, 1))\nq = N.reshape(shape=(3, 1), a=x)\n")
         self.assertCodemod(before, after)
 
     def test_ragged_literals_get_dtype_object_and_everything_else_is_left(self):

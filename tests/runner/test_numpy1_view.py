@@ -37,8 +37,10 @@ def test_removed_names_resolve_for_user_code_and_libraries_keep_numpy(user):
               "import numpy.random as npr\nfrom numpy.random import rand\n"
               "from numpy import linalg\n"
               "x = np.zeros(3, dtype=np.float).astype(np.int)\n"
-              "s = np.asscalar(np.array([2.5]))\n")
+              "s = np.asscalar(np.array([2.5]))\n"
+              "r = np.reshape(np.arange(6), newshape=(2, 3)), np.reshape(np.arange(4), (2, 2))\n")
     np = ns["np"]
+    assert ns["r"][0].shape == (2, 3) and ns["r"][1].shape == (2, 2)
     assert (np.float, np.int, np.bool, np.object, np.str, np.long, np.unicode, np.complex) == \
         (float, int, bool, object, str, int, str, complex)
     assert ns["F"] is float and numpy.isnan(ns["NaN"]) and ns["s"] == 2.5

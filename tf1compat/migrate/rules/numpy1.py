@@ -127,9 +127,30 @@ class NumPy1Rule(Rule):
             return self._call_rewrite(original_node, updated_node, *found)
         func = original_node.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
-                func.value.value in self.numpy and func.attr.value in _ARRAY_MAKERS:
-            return self._ragged(original_node, updated_node)
+                func.value.value in self.numpy:
+            if func.attr.value in _ARRAY_MAKERS:
+                return self._ragged(original_node, updated_node)
+            if func.attr.value == "reshape":
+                return self._newshape(original_node, updated_node)
         return updated_node
+
+    def _newshape(self, original_node: cst.Call, updated_node: cst.Call):
+        """`np.reshape(a, newshape=s)` -> `np.reshape(a, s)`; elsewhere `newshape=` -> `shape=`
+        (NumPy 2.4 has no `newshape`)."""
+        args = list(updated_node.args)
+        index = next((i for i, arg in enumerate(args) if arg.keyword is not None and
+                      arg.keyword.value == "newshape"), None)
+        if index is None:
+            return updated_node
+        if index == 1 and args[0].keyword is None and not args[0].star:
+            args[1] = args[1].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)
+            written = "reshape(a, s)"
+        else:
+            args[index] = args[index].with_changes(keyword=cst.Name("shape"))
+            written = "reshape(..., shape=s)"
+        self.add(original_node, Kind.CHANGED, f"reshape(..., newshape=s) -> {written} (NumPy 2 "
+                                              "removed the newshape keyword)")
+        return updated_node.with_changes(args=args)
 
     def _call_rewrite(self, original_node, updated_node, alias, name):
         args = updated_node.args

@@ -6,7 +6,7 @@
   `a.item()`) come from the table; each read is counted for the report, so they are not
   cached (scripts read them in dtype= arguments, not in inner loops);
 - `array` / `asarray` make an object array of ragged nested sequences, as NumPy 1.18 did,
-  where NumPy 2 raises ValueError (`ragged`).
+  where NumPy 2 raises ValueError (`ragged`); `reshape` takes NumPy 1's `newshape=` keyword.
 
 Every other name is the real object (`np.ndarray`, `np.float32`, `np.random` are numpy's own,
 so `isinstance(x, np.ndarray)` holds for arrays made anywhere), cached in the instance dict on
@@ -20,6 +20,18 @@ import types
 from typing import Any
 
 from tf1compat.runner.numpy1 import aliases, ragged
+
+
+def _reshape(reshape):
+    """`np.reshape(a, newshape=(2, 3))`: NumPy 1's keyword (NumPy 2.4 knows only `shape=`)."""
+
+    def reshape_with_newshape(a, newshape=None, order="C", **kwargs):
+        if newshape is None:
+            return reshape(a, order=order, **kwargs)
+        return reshape(a, newshape, order=order, **kwargs)
+
+    reshape_with_newshape.__doc__ = reshape.__doc__
+    return reshape_with_newshape
 
 
 class Usage:
@@ -46,6 +58,7 @@ class NumPy1Module(types.ModuleType):
         state["_np1_served"] = {}
         state["array"] = ragged.wrap(real.array, usage.ragged)
         state["asarray"] = ragged.wrap(real.asarray, usage.ragged)
+        state["reshape"] = _reshape(real.reshape)
         # The module's own __getattr__ (PEP 562), not the class's: a class __getattr__ would
         # send every read, found or not, through Python's slower attribute hook.
         state["__getattr__"] = self._np1_missing
