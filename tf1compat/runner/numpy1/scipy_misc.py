@@ -25,7 +25,8 @@ import numpy
 
 from tf1compat.shared.errors import Tf1CompatError
 
-PIL_HINT = "pip install pillow (tf1compat run serves scipy.misc's image helpers on it)"
+PIL_HINT = "pip install 'tf1compat[numpy1]' (tf1compat run serves scipy.misc's image helpers " \
+    "on Pillow)"
 _RESAMPLE = {"nearest": 0, "lanczos": 1, "bilinear": 2, "bicubic": 3, "cubic": 3}
 
 

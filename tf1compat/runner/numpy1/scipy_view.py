@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 
 from tf1compat.runner.numpy1 import scipy_misc
 
-INSTALL_HINT = "pip install scipy"
+INSTALL_HINT = "SciPy is not installed: install the SciPy your script needs"
 # scipy.misc's names that were SciPy 1.1's aliases of scipy.special's (the census counts
 # logsumexp), read from there.
 SPECIAL = ("logsumexp", "comb", "factorial", "factorial2", "factorialk")
@@ -28,7 +28,7 @@ def _real(module: str) -> types.ModuleType:
         if error.name is not None and error.name.split(".")[0] != "scipy":
             raise
         raise ModuleNotFoundError(f"No module named {module!r} ({INSTALL_HINT}; tf1compat run "
-                                  "serves scipy.misc's image helpers without it)",
+                                  "serves only scipy.misc's image helpers without it)",
                                   name=module) from None
 
 
