@@ -20,6 +20,7 @@ import argparse
 import ast
 import os
 import sys
+import warnings
 
 from tf1compat.census import chains, sources, tally
 
@@ -31,7 +32,6 @@ CHANGED = frozenset({"bool", "long"})
 
 def _gone_from_numpy(name: str) -> bool:
     import numpy
-    import warnings
 
     with warnings.catch_warnings():  # NumPy 2's deprecated names warn when read
         warnings.simplefilter("ignore")
@@ -98,7 +98,9 @@ def count_source(source: str) -> tally.Uses:
     """The removed NumPy names and scipy.misc helpers one Python source uses."""
     if "numpy" not in source and "scipy" not in source:
         return tally.Uses()
-    tree = chains.parse(source)
+    with warnings.catch_warnings():  # the sources' own invalid escapes are not ours to show
+        warnings.simplefilter("ignore", (DeprecationWarning, SyntaxWarning))
+        tree = chains.parse(source)
     if tree is None:
         return tally.Uses(unparsed=True)
     counter = _Counter()
