@@ -37,13 +37,13 @@ class NumPy1Names(CodemodTest):
                   "b = numpy.asarray(([1.0], (2.0, 3.0)), order='C')\n"
                   "c = numpy.array([[1, 2], [3, 4]])\nd = numpy.array([[1, 2], rows])\n"
                   "e = numpy.array([[1], [2, 3]], dtype=float)\nf = numpy.array([1, [2]])\n"
-                  "g = other.array([[1], [2, 3]])\n")
+                  "g = other.array([[1], [2, 3]])\nh = numpy.array(x, copy=False)\n")
         after = ("import numpy\na = numpy.array([[1, 2], [3]], dtype=object)\n"
                  "b = numpy.asarray(([1.0], (2.0, 3.0)), order='C', dtype=object)\n"
                  "c = numpy.array([[1, 2], [3, 4]])\nd = numpy.array([[1, 2], rows])\n"
                  "e = numpy.array([[1], [2, 3]], dtype=float)\n"
                  "f = numpy.array([1, [2]], dtype=object)\n"
-                 "g = other.array([[1], [2, 3]])\n")
+                 "g = other.array([[1], [2, 3]])\nh = numpy.array(x, copy=None)\n")
         self.assertCodemod(before, after)
 
 

@@ -38,9 +38,14 @@ def test_removed_names_resolve_for_user_code_and_libraries_keep_numpy(user):
               "from numpy import linalg\n"
               "x = np.zeros(3, dtype=np.float).astype(np.int)\n"
               "s = np.asscalar(np.array([2.5]))\n"
-              "r = np.reshape(np.arange(6), newshape=(2, 3)), np.reshape(np.arange(4), (2, 2))\n")
+              "r = np.reshape(np.arange(6), newshape=(2, 3)), np.reshape(np.arange(4), (2, 2))\n"
+              "ints = np.arange(3)\n"
+              "c = np.array([1, 2], copy=False), np.array(ints, copy=False), "
+              "np.array(ints, dtype=float, copy=False)\n")
     np = ns["np"]
     assert ns["r"][0].shape == (2, 3) and ns["r"][1].shape == (2, 2)
+    copied, same, converted = ns["c"]  # copy=False: a copy only where one is needed (NumPy 1)
+    assert copied.tolist() == [1, 2] and same is ns["ints"] and converted.dtype == float
     assert (np.float, np.int, np.bool, np.object, np.str, np.long, np.unicode, np.complex) == \
         (float, int, bool, object, str, int, str, complex)
     assert ns["F"] is float and numpy.isnan(ns["NaN"]) and ns["s"] == 2.5

@@ -6,7 +6,9 @@ whatever name the file imports numpy as. Where NumPy 2 has no spelling that mean
 (`np.in1d` is always 1-D, `np.isin` keeps the shape; `np.asfarray`, `np.cast`), the use is
 reported with what to write. `np.array` / `np.asarray` of a nested list or tuple literal
 whose lengths differ at some depth (provably ragged: every sibling there is a literal) gets
-`dtype=object`: NumPy 1.18 made that object array, NumPy 2 raises ValueError.
+`dtype=object`: NumPy 1.18 made that object array, NumPy 2 raises ValueError. `np.array(x,
+copy=False)` becomes `copy=None` (copy only where needed, NumPy 1's meaning), and
+`np.reshape(a, newshape=s)` loses the keyword NumPy 2.4 removed.
 """
 
 from __future__ import annotations
@@ -129,6 +131,8 @@ class NumPy1Rule(Rule):
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
                 func.value.value in self.numpy:
             if func.attr.value in _ARRAY_MAKERS:
+                if func.attr.value == "array":
+                    updated_node = self._copy_false(original_node, updated_node)
                 return self._ragged(original_node, updated_node)
             if func.attr.value == "reshape":
                 return self._newshape(original_node, updated_node)
@@ -168,6 +172,20 @@ class NumPy1Rule(Rule):
                  f"{alias}.{name}(x) -> {template.replace('__ARG__', 'x')} (NumPy 2 removed "
                  f"{alias}.{name})")
         return new
+
+    def _copy_false(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        """`np.array(x, copy=False)` -> `copy=None`: NumPy 1's "copy only if needed" (NumPy 2's
+        copy=False raises where a copy is needed)."""
+        args = list(updated_node.args)
+        for index, arg in enumerate(args):
+            if arg.keyword is not None and arg.keyword.value == "copy" and \
+                    isinstance(arg.value, cst.Name) and arg.value.value == "False":
+                args[index] = arg.with_changes(value=cst.Name("None"))
+                self.add(original_node, Kind.CHANGED,
+                         "np.array(..., copy=False) -> copy=None (NumPy 1's copy=False copied "
+                         "where needed; NumPy 2's raises there)")
+                return updated_node.with_changes(args=args)
+        return updated_node
 
     def _ragged(self, original_node: cst.Call, updated_node: cst.Call):
         args = original_node.args

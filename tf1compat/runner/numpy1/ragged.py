@@ -22,12 +22,17 @@ MESSAGE = ("a ragged nested sequence became an object array, as NumPy 1 made it 
            "raises ValueError; tf1compat run --numpy 1). Pass dtype=object to say so.")
 
 
-def wrap(make: Callable, made: MutableMapping[str, int]) -> Callable:
+def wrap(make: Callable, made: MutableMapping[str, int], copy_if_needed: bool = False
+         ) -> Callable:
     """`make` (numpy.array or numpy.asarray), with NumPy 1's ragged arrays; `made` counts
-    them per 'file:line' of the caller."""
+    them per 'file:line' of the caller. `copy_if_needed` (numpy.array): `copy=False` means what
+    it meant in NumPy 1, copy only if needed (NumPy 2's `copy=None`; its `copy=False` raises
+    where a copy is needed)."""
 
     @functools.wraps(make)
     def ragged_aware(obj, dtype=None, *args, **kwargs):
+        if copy_if_needed and kwargs.get("copy", True) is False:
+            kwargs["copy"] = None
         try:
             return make(obj, dtype, *args, **kwargs)
         except ValueError as error:

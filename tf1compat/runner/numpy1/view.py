@@ -6,7 +6,8 @@
   `a.item()`) come from the table; each read is counted for the report, so they are not
   cached (scripts read them in dtype= arguments, not in inner loops);
 - `array` / `asarray` make an object array of ragged nested sequences, as NumPy 1.18 did,
-  where NumPy 2 raises ValueError (`ragged`); `reshape` takes NumPy 1's `newshape=` keyword.
+  where NumPy 2 raises ValueError, and `np.array(x, copy=False)` copies where it must, as in
+  NumPy 1 (`ragged`); `reshape` takes NumPy 1's `newshape=` keyword.
 
 Every other name is the real object (`np.ndarray`, `np.float32`, `np.random` are numpy's own,
 so `isinstance(x, np.ndarray)` holds for arrays made anywhere), cached in the instance dict on
@@ -56,7 +57,7 @@ class NumPy1Module(types.ModuleType):
         state["_np1_real"] = real
         state["_np1_usage"] = usage
         state["_np1_served"] = {}
-        state["array"] = ragged.wrap(real.array, usage.ragged)
+        state["array"] = ragged.wrap(real.array, usage.ragged, copy_if_needed=True)
         state["asarray"] = ragged.wrap(real.asarray, usage.ragged)
         state["reshape"] = _reshape(real.reshape)
         # The module's own __getattr__ (PEP 562), not the class's: a class __getattr__ would
