@@ -5,6 +5,7 @@ import hook; libraries are this test module (not under the root) and numpy itsel
 """
 
 import builtins
+import threading
 import types
 import warnings
 
@@ -89,10 +90,20 @@ def test_ragged_literals_become_object_arrays_with_one_warning_naming_the_line(u
         user("import numpy as np\nnp.array([[1, 2], [3]], dtype=float)\n")
 
 
+def _printed_in_a_thread():
+    printed = []
+    thread = threading.Thread(target=lambda: printed.append(repr(numpy.float32(1.5))))
+    thread.start()
+    thread.join()
+    return printed[0]
+
+
 def test_scalars_print_as_numpy_1_printed_them_until_uninstalled(user):
     assert repr(numpy.float32(1.5)) == "1.5" and str([numpy.int64(15)]) == "[15]"
+    assert _printed_in_a_thread() == "1.5"  # threads start from NumPy's default options
     numpy1.uninstall()
     assert repr(numpy.float32(1.5)) == "np.float32(1.5)"
+    assert _printed_in_a_thread() == "np.float32(1.5)"
 
 
 def _png(tmp_path, array, mode):

@@ -153,6 +153,7 @@ def _numpy_lines(report: Mapping[str, Any]) -> list[str]:
     if ragged:
         lines.append(f"    ragged arrays made object arrays: {sum(ragged.values())} at "
                      + ", ".join(_short_where(where, script_dir) for where in ragged))
+    threads = "" if served.get("threads_print_alike") else "; the main thread only"
     lines.append(f"    scalars print as NumPy 1 printed them (np.set_printoptions(legacy="
-                 f"{served['print_legacy']!r}), process-wide)")
+                 f"{served['print_legacy']!r}), process-wide{threads})")
     return lines

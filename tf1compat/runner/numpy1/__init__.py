@@ -6,11 +6,14 @@ TF1 scripts ran on NumPy <= 1.19; NumPy 2 removed names they use (`np.float`, `n
 (`view`: the names back, ragged arrays as NumPy 1.18 made them) and scipy (`scipy_view`:
 `scipy.misc.imread` / `imresize` / `imsave` and friends on Pillow); libraries import the real
 modules. It also makes scalars print as NumPy 1 printed them, with NumPy's own
-`np.set_printoptions(legacy="1.25")`: that one is process-wide, libraries print so too.
+`np.set_printoptions(legacy="1.25")`, for the main thread and threads started later: that one
+is process-wide, libraries print so too.
 """
 
 from __future__ import annotations
 
+import importlib
+import sys
 from typing import Any, Callable, Optional, Sequence
 
 from tf1compat.runner import user_modules
@@ -50,8 +53,28 @@ def install() -> dict[str, Any]:
     user_modules.register("scipy", scipy_view.importer(
         scipy_view.SciPyModule(scipy_view.MiscModule(usage.names))))
     numpy.set_printoptions(legacy=PRINT_LEGACY)
-    _installed = {"numpy": numpy.__version__, "print_legacy": PRINT_LEGACY}
+    _installed = {"numpy": numpy.__version__, "print_legacy": PRINT_LEGACY,
+                  "threads_print_alike": _thread_default(PRINT_LEGACY)}
     return _installed
+
+
+# NumPy 2 keeps print options in a context variable: set_printoptions sets them for the
+# calling thread only, and a thread started later begins from the variable's default. That
+# default is NumPy's module-level dict, so setting its legacy mode there reaches the script's
+# threads too (queue feeders, data loaders that print). Private to NumPy: without it, only
+# the main thread prints as NumPy 1 did, and the report says so.
+_LEGACY_CODES = {"1.25": 125, False: sys.maxsize}
+
+
+def _thread_default(legacy) -> bool:
+    try:
+        options = importlib.import_module("numpy._core.printoptions").default_format_options_dict
+    except (ImportError, AttributeError):
+        return False
+    if not isinstance(options, dict) or "legacy" not in options:
+        return False
+    options["legacy"] = _LEGACY_CODES[legacy]
+    return True
 
 
 def uninstall() -> None:
@@ -62,6 +85,8 @@ def uninstall() -> None:
     user_modules.unregister("scipy")
     if _installed is not None:
         numpy.set_printoptions(legacy=False)
+        if _installed["threads_print_alike"]:
+            _thread_default(False)
     _installed = None
 
 
