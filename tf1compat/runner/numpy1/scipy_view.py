@@ -25,11 +25,14 @@ def _real(module: str) -> types.ModuleType:
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as error:
-        if error.name is not None and error.name.split(".")[0] != "scipy":
-            raise
-        raise ModuleNotFoundError(f"No module named {module!r} ({INSTALL_HINT}; tf1compat run "
-                                  "serves only scipy.misc's image helpers without it)",
-                                  name=module) from None
+        if error.name == "scipy":
+            raise ModuleNotFoundError(f"No module named {module!r} ({INSTALL_HINT}; tf1compat "
+                                      "run serves only scipy.misc's image helpers without it)",
+                                      name=module) from None
+        if error.name is not None and error.name.startswith("scipy."):
+            raise ModuleNotFoundError(f"No module named {module!r}: the installed SciPy has "
+                                      f"no {error.name}", name=module) from None
+        raise
 
 
 class MiscModule(types.ModuleType):
@@ -87,7 +90,8 @@ def importer(view: SciPyModule) -> Callable[[str, Sequence[str], Callable[[], An
         try:
             module = original()  # scipy.ndimage and the rest: SciPy's own
         except ModuleNotFoundError as error:
-            if error.name is not None and error.name.split(".")[0] == "scipy":
+            # SciPy itself missing: say so; a submodule SciPy lacks keeps Python's own error.
+            if error.name == "scipy":
                 raise ModuleNotFoundError(f"No module named {name!r} ({INSTALL_HINT})",
                                           name=name) from None
             raise
