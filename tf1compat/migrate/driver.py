@@ -30,9 +30,11 @@ from tf1compat.migrate.rules.contrib import NEEDED_IMPORTS, ContribRule
 from tf1compat.migrate.rules.estimator import EstimatorRule
 from tf1compat.migrate.rules.graph_mode import GraphModeRule
 from tf1compat.migrate.rules.legacy_layers import LegacyLayersRule
+from tf1compat.migrate.rules.numpy1 import NumPy1Rule
 from tf1compat.migrate.rules.private_imports import PrivateImportsRule
 from tf1compat.migrate.rules.private_paths import PrivatePathsRule
 from tf1compat.migrate.rules.queue_chain import QueueChainRule
+from tf1compat.migrate.rules.scipy_misc import ScipyMiscRule
 from tf1compat.migrate.rules.session_options import SessionOptionsRule
 from tf1compat.migrate.rules.tf0_names import Tf0NamesRule
 from tf1compat.migrate.rules.tf115_positions import Tf115PositionsRule
@@ -47,7 +49,8 @@ PRE_RULES = (Tf0NamesRule, Tf115PositionsRule, ContribRule, TutorialsRule)
 # from TensorFlow's own modules become public ones first (the later rules read those), and
 # the imports that left unused go last (the other rules' lines are the script's).
 RULES = (PrivatePathsRule, SessionOptionsRule, EstimatorRule, LegacyLayersRule, V1NamesakesRule,
-         QueueChainRule, ApiNotesRule, GraphModeRule, PrivateImportsRule)
+         QueueChainRule, ApiNotesRule, GraphModeRule, NumPy1Rule, ScipyMiscRule,
+         PrivateImportsRule)
 _SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "site-packages", "node_modules"}
 
 
