@@ -91,20 +91,22 @@ def test_the_migrated_tf0_script_gives_what_tf115_gives_under_plain_python(tmp_p
 class Tf115Positions(CodemodTest):
     TRANSFORM = Tf115PositionsRule
 
-    def test_arguments_at_positions_tf2_gave_to_new_parameters_become_keywords(self):
+    def test_arguments_at_positions_tf2_gives_other_parameters_become_keywords(self):
         before = ("import tensorflow as tf\n"
                   "p = tf.matmul(a, b, False, True, False, False, False, False, 'product')\n"
                   "k = tf.compat.v1.nn.top_k(x, 2, True, 'best')\n"
-                  "s = tf.scatter_nd(i, u, shape, 'scatter')\n")
+                  "s = tf.scatter_nd(i, u, shape, 'scatter')\n"
+                  "q = tf.shape(x, 'q')\nd = tf.nn.dropout(x, keep, shape)\n")
         after = ("import tensorflow as tf\n"
                  "p = tf.matmul(a, b, False, True, False, False, False, False, name='product')\n"
                  "k = tf.compat.v1.nn.top_k(x, 2, True, name='best')\n"
-                 "s = tf.scatter_nd(i, u, shape, name='scatter')\n")
+                 "s = tf.scatter_nd(i, u, shape, name='scatter')\n"
+                 "q = tf.shape(x, name='q')\nd = tf.nn.dropout(x, keep_prob=keep, noise_shape=shape)\n")
         self.assertCodemod(before, after)
 
-    def test_calls_whose_positions_are_the_same_are_left_as_is(self):
+    def test_calls_whose_positions_mean_the_same_are_left_as_is(self):
         code = ("import tensorflow as tf\np = tf.matmul(a, b, transpose_b=True, name='p')\n"
-                "k = tf.nn.top_k(x, 2)\nq = tf.shape(x, 'q')\n")
+                "k = tf.nn.top_k(x, 2)\nc = tf.device('/cpu:0')\ns = tf.reduce_sum(x, 1, True)\n")
         self.assertCodemod(code, code)
 
 
@@ -118,3 +120,19 @@ def test_a_migrated_matmul_gives_name_to_name_under_tf2():
     names = [arg.keyword.value if arg.keyword else None for arg in call.args]
     assert names[-1] == "name" and names.count(None) == 8
     assert "name" in inspect.signature(tf.compat.v1.matmul).parameters
+
+
+def test_calls_tf2_would_refuse_after_the_upgrade_stay_on_compat_v1():
+    migrated, findings = migrate_source(
+        "import tensorflow as tf\n"
+        "b = tf.constant(1, tf.float32, [1], 'c', False)\n"
+        "v = tf.constant(1, verify_shape=True)\n"
+        "e = tf.nn.embedding_lookup(p, i, partition_strategy='div')\n"
+        "ok = tf.constant([1, 2], name='ok')\n", "script.py", "tf1compat")
+    assert "b = tf.compat.v1.constant(1, tf.float32, [1], 'c', False)" in migrated
+    assert "v = tf.compat.v1.constant(1, verify_shape=True)" in migrated
+    assert "e = tf.compat.v1.nn.embedding_lookup(p, i, partition_strategy='div')" in migrated
+    assert "ok = tf.constant([1, 2], name='ok')" in migrated
+    refused = [f for f in findings if f.rule == "v1-fallback"]
+    assert [f.line for f in refused] == [2, 3, 4]
+    assert "unexpected keyword argument 'verify_shape_is_now_always_true'" in refused[1].message

@@ -1,51 +1,96 @@
-"""Positional arguments of calls whose parameter order TF 2.21 changed -> keywords.
+"""Positional arguments that TF 2.21 would read as other parameters -> TF 1.15's keywords.
 
-TF 2.21 put new parameters before `name` in `tf.matmul` (output_type, grad_a, grad_b),
-`tf.nn.top_k` (index_type) and `tf.scatter_nd` (bad_indices_policy): after the renames, a
-TF1 call passing `name` by position would give it to the new parameter. Each positional
-argument from the first position whose parameter differs becomes a keyword with TF 1.15's
-name for it. The parameter lists are those `tf1compat run` serves
-(`tf1compat.runner.tf115_calls`), held against TF 2.21's own functions, so `run` and a
-migrated script read a call the same way.
+TF 2 moved parameters of many TF1 functions: `tf.matmul` has output_type, grad_a and
+grad_b before `name`, `tf.nn.dropout` has `rate` where `keep_prob` was, `tf.transpose`
+has `conjugate` before `name`. tf_upgrade_v2 converts the calls it has tables for, and
+not always every argument: `tf.nn.dropout(x, keep_prob, noise_shape)` comes out as
+`tf.nn.dropout(x, noise_shape, rate=1 - keep_prob)`, giving noise_shape to `rate`. So
+before it runs, each positional argument from the first position whose parameter differs
+becomes a keyword with TF 1.15's name for it, where TF 1.15's parameters (the committed
+data of the surface probe, `tf1compat/surface/data/tf115.json`, read from TF 1.15 itself)
+differ from those of the function TF 2.21 has under that name (its `tf.X` or
+`tf.compat.v1.X`); tf_upgrade_v2 then renames those keywords as TF 2 needs.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-from typing import Optional
+import json
+import os
+from typing import Any, Optional
 
 import libcst as cst
 
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
 
+TF115_DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "surface", "data", "tf115.json")
+_POSITIONAL_KINDS = ("positional", "either")  # the data's words for them
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
 
-def _positional_names(function) -> list[str]:
-    return [parameter.name for parameter in inspect.signature(function).parameters.values()
-            if parameter.kind in _POSITIONAL]
+@functools.lru_cache(maxsize=1)
+def _tf115() -> dict[str, Any]:
+    with open(TF115_DATA, encoding="utf-8") as handle:
+        return json.load(handle)["names"]
+
+
+def _tf2_parameters(path: str, root: Any) -> Optional[tuple[list[str], set[str]]]:
+    """(positional names, all names) of `path` under `root` in TF 2.21, or None."""
+    value = root
+    try:
+        for part in path.split("."):
+            value = getattr(value, part)
+        parameters = list(inspect.signature(value).parameters.values())
+    except (AttributeError, ImportError, TypeError, ValueError):
+        return None
+    return [p.name for p in parameters if p.kind in _POSITIONAL], {p.name for p in parameters}
+
+
+def _first_moved(tf115: list[str], tf2: list[str], tf2_names: set[str]) -> Optional[int]:
+    """The first position where TF 2 has another of the parameters (a renamed one in place,
+    `device_name_or_function` -> `device_name`, is the same argument)."""
+    for index, name in enumerate(tf115):
+        here = tf2[index] if index < len(tf2) else None
+        if here != name and (name in tf2_names or here in tf115):
+            return index
+    return None
+
+
+def tf115_entry(path: str) -> Optional[dict[str, Any]]:
+    """TF 1.15's entry for `tf.<path>` when it is a function or class with parameters."""
+    entry = _tf115().get(f"tf.{path}")
+    if not entry or entry.get("kind") not in ("function", "class") or \
+            not entry.get("parameters"):
+        return None
+    return entry
 
 
 @functools.lru_cache(maxsize=None)
-def moved_parameters() -> dict[str, tuple[int, tuple[str, ...]]]:
-    """`tf.<path>` -> (the first position TF 2.21 gives another parameter, TF 1.15's names)."""
+def moved_from(path: str) -> Optional[tuple[int, tuple[str, ...], frozenset[str]]]:
+    """(the first position TF 2.21 gives another parameter, TF 1.15's positional names, the
+    names TF 2.21's functions of that name take) for `tf.<path>`, or None where the
+    positions agree or TF 1.15's are not known."""
+    entry = tf115_entry(path)
+    if entry is None:
+        return None
+    tf115 = [p[0] for p in entry["parameters"] if p[1] in _POSITIONAL_KINDS]
     import tensorflow as tf
 
-    from tf1compat.runner import tf115_calls
-
-    moved = {}
-    for path, served in tf115_calls.SERVED.items():
-        target = tf.compat.v1
-        for part in path.split("."):
-            target = getattr(target, part)
-        tf115, tf221 = _positional_names(served), _positional_names(target)
-        first = next((index for index, name in enumerate(tf115)
-                      if index >= len(tf221) or tf221[index] != name), None)
-        if first is not None:
-            moved[path] = (first, tuple(tf115))
-    return moved
+    first, accepted = None, set()
+    for root in (tf, tf.compat.v1):
+        found = _tf2_parameters(path, root)
+        if found is None:
+            continue
+        accepted |= found[1]
+        moved = _first_moved(tf115, *found)
+        if moved is not None:
+            first = moved if first is None else min(first, moved)
+    if first is None:
+        return None
+    return first, tuple(tf115), frozenset(accepted)
 
 
 def _keyword(arg: cst.Arg, name: str) -> cst.Arg:
@@ -55,36 +100,36 @@ def _keyword(arg: cst.Arg, name: str) -> cst.Arg:
 
 class Tf115PositionsRule(Rule):
     NAME = "tf115-positions"
-    DESCRIPTION = ("positional arguments TF 2.21 would give to another parameter -> TF 1.15's "
+    DESCRIPTION = ("positional arguments TF 2.21 would read as other parameters -> TF 1.15's "
                    "keywords")
-    TRIGGERS = ("matmul", "top_k", "scatter_nd")
-
-    def _moved(self, func: cst.BaseExpression) -> Optional[tuple[str, int, tuple[str, ...]]]:
-        if not isinstance(func, (cst.Name, cst.Attribute)):
-            return None
-        path = self.names.v1_name(func)
-        found = moved_parameters().get(path) if path else None
-        return (path, *found) if found else None
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        moved = self._moved(original_node.func)
-        if moved is None or any(arg.star for arg in updated_node.args):
+        func = original_node.func
+        path = self.names.v1_name(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
+        if not path or any(arg.star for arg in updated_node.args):
             return updated_node
-        path, first, names = moved
         args = list(updated_node.args)
         positional = [index for index, arg in enumerate(args) if arg.keyword is None]
-        late = [index for index in positional if positional.index(index) >= first]
+        if len(positional) < 2:  # the first argument is the same one everywhere it matters
+            return updated_node
+        moved = moved_from(path)
+        if moved is None:
+            return updated_node
+        first, names, accepted = moved
+        late = positional[first:]
         if not late:
             return updated_node
-        if len(positional) > len(names):
+        if len(positional) > len(names) or \
+                not set(names[first:len(positional)]) <= accepted:
             self.add(original_node, Kind.NOT_CONVERTED,
-                     f"tf.{path}(...) has {len(positional)} positional arguments; TF 1.15 took "
-                     f"{len(names)}: left as is")
+                     f"tf.{path}(...): TF 2 reads its positional arguments from position "
+                     f"{first + 1} as other parameters, and does not take all of TF 1.15's "
+                     f"names for them {names[first:len(positional)]}: left as is")
             return updated_node
-        for index in late:
-            args[index] = _keyword(args[index], names[positional.index(index)])
-        written = ", ".join(f"{names[positional.index(index)]}=" for index in late)
+        for order, index in enumerate(late, start=first):
+            args[index] = _keyword(args[index], names[order])
+        written = ", ".join(f"{names[order]}=" for order in range(first, first + len(late)))
         self.add(original_node, Kind.CHANGED,
-                 f"tf.{path}(...): positional {written} -> keywords (TF 2.21 has other "
-                 f"parameters at those positions)")
+                 f"tf.{path}(...): positional {written} -> keywords (TF 2 reads those "
+                 "positions as other parameters)")
         return updated_node.with_changes(args=args)

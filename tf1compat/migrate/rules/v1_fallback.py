@@ -1,0 +1,94 @@
+"""TF1 calls that tf_upgrade_v2 would turn into calls TF 2.21 refuses -> `tf.compat.v1`.
+
+tf_upgrade_v2 moves many calls to TF 2's own function of the same name and renames their
+keywords, but not every TF1 argument has a TF 2 form: `tf.constant(v, dtype, shape, name,
+verify_shape)` keeps five positional arguments that TF 2's `tf.constant` does not take,
+`verify_shape=` becomes `verify_shape_is_now_always_true=` (on purpose: to fail),
+`tf.nn.embedding_lookup(..., partition_strategy='div')` keeps an argument TF 2's lacks.
+The migrated script would stop there. Here, before tf_upgrade_v2 runs, each call of a
+`tf.` function whose TF 1.15 parameters differ from TF 2's is upgraded on its own; when
+what comes out does not bind to the function it then calls, the call is written as
+`tf.compat.v1.X(...)`, TF 2.21's function with TF1's parameters, which tf_upgrade_v2
+leaves as it is, and reported.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+from typing import Any, Optional
+
+import libcst as cst
+
+from tf1compat.migrate.findings import Kind
+from tf1compat.migrate.rules.base import Rule
+from tf1compat.migrate.rules.tf115_positions import tf115_entry
+from tf1compat.migrate.upgrade_v2 import upgrade
+
+
+def _resolve(dotted: str) -> Any:
+    import tensorflow as tf
+
+    value: Any = tf
+    for part in dotted.split(".")[1:]:
+        value = getattr(value, part)
+    return value
+
+
+@functools.lru_cache(maxsize=None)
+def _differs_from_tf2(path: str) -> bool:
+    """Whether TF 1.15's parameters of `tf.<path>` are not all TF 2.21's `tf.<path>`'s."""
+    entry = tf115_entry(path)
+    if entry is None:
+        return False
+    try:
+        tf2 = inspect.signature(_resolve(f"tf.{path}")).parameters
+    except (AttributeError, ImportError, TypeError, ValueError):
+        return False
+    return any(p[0] not in tf2 for p in entry["parameters"] if not p[0].startswith("_"))
+
+
+def refusal(call_code: str) -> Optional[str]:
+    """Why TF 2.21 would refuse `call_code` (a `tf.X(...)` call) once tf_upgrade_v2 has
+    rewritten it, or None."""
+    upgraded, _ = upgrade(f"import tensorflow as tf\n_ = {call_code}\n", "call.py")
+    try:
+        call = ast.parse(upgraded).body[-1].value
+    except (SyntaxError, AttributeError, IndexError):
+        return None
+    if not isinstance(call, ast.Call) or any(isinstance(a, ast.Starred) for a in call.args) \
+            or any(k.arg is None for k in call.keywords):
+        return None
+    func = ast.unparse(call.func)
+    if not func.startswith("tf.") or func.startswith("tf.compat.v1."):
+        return None
+    try:
+        signature = inspect.signature(_resolve(func))
+    except (AttributeError, ImportError, TypeError, ValueError):
+        return None
+    try:
+        signature.bind(*call.args, **{k.arg: k.value for k in call.keywords})
+    except TypeError as error:
+        return f"{ast.unparse(call)[:120]}: {error}"
+    return None
+
+
+class V1FallbackRule(Rule):
+    NAME = "v1-fallback"
+    DESCRIPTION = "calls TF 2 would refuse after tf_upgrade_v2 -> tf.compat.v1 (TF1's parameters)"
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        func = original_node.func
+        path = self.names.v1_name(func) if isinstance(func, cst.Attribute) else None
+        if not path or not updated_node.args or not _differs_from_tf2(path):
+            return updated_node
+        written = cst.Module(body=[]).code_for_node(updated_node.with_changes(
+            func=cst.parse_expression(f"tf.{path}")))
+        why = refusal(written)
+        if why is None:
+            return updated_node
+        self.add(original_node, Kind.CHANGED,
+                 f"tf.{path}(...) -> tf.compat.v1.{path}(...): after tf_upgrade_v2, TF 2 "
+                 f"would refuse it ({why})")
+        return updated_node.with_changes(func=cst.parse_expression(self.names.code(path)))
