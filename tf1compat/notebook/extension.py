@@ -107,6 +107,25 @@ def _cell_where(shell) -> Callable[[Callable[[str], bool]], Callable[[], str]]:
     return make
 
 
+_RUNNER_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           "runner") + os.sep
+
+
+def _show_traceback(shell, etype, value, tb, tb_offset=None) -> None:
+    """Shows a cell's error as IPython does, less the run's own frames at its end (the TF1
+    module raising "tf.X is not in TF 2.21"): the error shows at the cell's line, as
+    `tf1compat run` shows it for a script."""
+    last_other = None
+    entry = tb
+    while entry is not None:
+        if not entry.tb_frame.f_code.co_filename.startswith(_RUNNER_DIR):
+            last_other = entry
+        entry = entry.tb_next
+    if last_other is not None:
+        last_other.tb_next = None
+    shell.showtraceback((etype, value, tb), tb_offset=tb_offset, running_compiled_code=True)
+
+
 def _spec(spec_path: Optional[str]):
     from tf1compat.runner import RunSpec
 
@@ -146,5 +165,6 @@ def load(shell) -> None:
     _serving = NotebookServing(shell, hooks, spec_path)
     shell.register_magic_function(_serving.magic, magic_kind="line", magic_name="tf1compat")
     shell.events.register("post_run_cell", _serving.after_cell)
+    shell.set_custom_exc((Exception,), _show_traceback)
     if spec.report_path:
         _serving.write_report(spec.report_path)

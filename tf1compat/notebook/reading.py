@@ -43,13 +43,17 @@ def read(path: str) -> Any:
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
-        json.loads(text)
+        data = json.loads(text)
     except UnicodeDecodeError as error:
         raise NotebookError(f"{name}: not a notebook: it is not UTF-8 text ({error}); "
                             f"accepted: {ACCEPTED}") from None
     except ValueError as error:
         raise NotebookError(f"{name}: not a notebook: it is not valid JSON ({error}); "
                             f"accepted: {ACCEPTED}") from None
+    if not isinstance(data, dict) or "nbformat" not in data:
+        what = "an object" if isinstance(data, dict) else f"a JSON {type(data).__name__}"
+        raise NotebookError(f"{name}: not a notebook: it is {what} without the 'nbformat' "
+                            f"field; accepted: {ACCEPTED}")
     try:
         notebook = nbformat.reads(text, as_version=4)
         nbformat.validate(notebook)
@@ -68,8 +72,8 @@ def _check_language(name: str, notebook: Any) -> None:
     language = kernelspec.get("language") or (metadata.get("language_info") or {}).get("name")
     if language and str(language).lower() != "python":
         kernel = kernelspec.get("display_name") or kernelspec.get("name") or language
-        raise NotebookError(f"{name}: a {language} notebook (kernel {kernel!r}); "
-                            f"accepted: {ACCEPTED}")
+        raise NotebookError(f"{name}: a notebook in {language!r} (kernel {kernel!r}), not "
+                            f"Python; accepted: {ACCEPTED}")
 
 
 def _check_cells(name: str, notebook: Any) -> None:
