@@ -11,6 +11,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from budgets import budget
 from isolated import python_env
 from tf1compat.cli.main import main
 from tf1compat.cli.run_notebook import output_path
@@ -129,5 +130,5 @@ def test_importing_tf1compat_stays_cheap():
     result = subprocess.run(
         [sys.executable, "-c", "import sys, tf1compat; print(callable(tf1compat."
          "load_ipython_extension), 'tensorflow' in sys.modules, 'IPython' in sys.modules)"],
-        capture_output=True, text=True, env=python_env(), check=True, timeout=60)
+        capture_output=True, text=True, env=python_env(), check=True, timeout=budget(5))
     assert result.stdout.split() == ["True", "False", "False"]

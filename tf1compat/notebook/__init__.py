@@ -14,7 +14,7 @@ import importlib
 
 from tf1compat.shared.errors import Tf1CompatError
 
-NOTEBOOK_HINT = "pip install 'tf1compat[notebook]' (nbclient, nbformat, ipykernel)"
+NOTEBOOK_HINT = "pip install 'tf1compat[notebook]' (nbclient, nbformat, ipykernel, IPython)"
 _NEEDED = ("nbformat", "nbclient", "ipykernel", "jupyter_client")
 
 

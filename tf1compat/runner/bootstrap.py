@@ -14,7 +14,7 @@ import runpy
 import signal
 import sys
 import traceback
-from typing import Any, Optional
+from typing import Optional
 
 from tf1compat.runner.stopping import Stopper, end_by
 
