@@ -126,6 +126,17 @@ def test_kernel_install_list_remove(tmp_path, capsys, monkeypatch):
     assert "invalid --name 'a b'" in line
 
 
+@pytest.mark.parametrize("argv", [["run", "{notebook}"], ["kernel", "list"]])
+def test_without_the_notebook_extra_the_hint_says_what_to_install(tmp_path, capsys,
+                                                                  monkeypatch, argv):
+    notebook = write(tmp_path / "course.ipynb", [new_code_cell("print(1)")])
+    monkeypatch.setitem(sys.modules, "nbclient", None)  # what an import of a missing one sees
+    line = one_error_line(capsys, *(arg.format(notebook=notebook) for arg in argv))
+    assert "needs nbclient, which is not installed" in line
+    assert line.endswith("pip install 'tf1compat[notebook]' (nbclient, nbformat, ipykernel, "
+                         "IPython)")
+
+
 def test_importing_tf1compat_stays_cheap():
     result = subprocess.run(
         [sys.executable, "-c", "import sys, tf1compat; print(callable(tf1compat."

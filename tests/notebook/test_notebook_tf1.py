@@ -104,15 +104,18 @@ def test_run_executes_the_notebook_as_its_script_runs(tmp_path, script_stdout):
     folder = course_folder(tmp_path)
     before = (folder / COURSE.name).read_bytes()
     report = tmp_path / "report.json"
-    result = run_cli("run", "--report-json", str(report), COURSE.name, cwd=folder,
-                     timeout=KERNEL_S)
+    result = run_cli("run", "--soft-placement", "--device-map", "gpu:*=cpu:*", "--report-json",
+                     str(report), COURSE.name, cwd=folder, timeout=KERNEL_S)
     assert result.returncode == 0, result.stderr[-3000:]
     assert (folder / COURSE.name).read_bytes() == before  # never written over
     executed = nbformat.read(str(folder / "tf1_course.tf1compat.ipynb"), 4)
     assert_prints_as_the_script(executed, script_stdout)
     echoed = [line for line in result.stdout.splitlines() if line != SHELL_LINE]
     assert echoed == [line for line in script_stdout.splitlines()], result.stdout
-    [session] = json.loads(report.read_text())["sessions"]
+    data = json.loads(report.read_text())
+    assert data["device_map"] == ["gpu:*=cpu:*"] and data["device_remaps"] == []
+    [session] = data["sessions"]
+    assert session["command_line"] == {"soft_placement": True}  # the run's options reached it
     assert session["where"] == "Cell In[2], line 9"
     assert session["options"] == {"soft_placement": True, "cpus": 2, "intra_op_threads": 1,
                                   "inter_op_threads": 1}

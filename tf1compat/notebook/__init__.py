@@ -15,7 +15,7 @@ import importlib
 from tf1compat.shared.errors import Tf1CompatError
 
 NOTEBOOK_HINT = "pip install 'tf1compat[notebook]' (nbclient, nbformat, ipykernel, IPython)"
-_NEEDED = ("nbformat", "nbclient", "ipykernel", "jupyter_client")
+_NEEDED = ("nbformat", "nbclient", "ipykernel", "jupyter_client", "IPython")
 
 
 class NotebookError(Tf1CompatError):

@@ -140,7 +140,8 @@ def load(shell) -> None:
     global _serving
     if _serving is not None:
         return
-    spec_path = os.environ.get(ENV_SPEC)
+    # Read once, and not passed on: a kernel a cell starts is not this run's.
+    spec_path = os.environ.pop(ENV_SPEC, None)
     spec = _spec(spec_path)
     if "tensorflow" in sys.modules:
         print("tf1compat: warning: tensorflow was imported before %load_ext tf1compat; names "
