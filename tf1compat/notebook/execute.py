@@ -97,13 +97,13 @@ def run(path: str, spec, output: str) -> NotebookRun:
 
 def _execute(path: str, notebook, folder: str, spec_path: str) -> NotebookRun:
     from jupyter_client.kernelspec import KernelSpecManager
-    from jupyter_client.manager import KernelManager
+    from jupyter_client.manager import AsyncKernelManager
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, DeadKernelError
 
     kernels = os.path.join(folder, "kernels")
     kernelspec.write(kernels, _RUN_KERNEL)
-    manager = KernelManager(kernel_name=_RUN_KERNEL,
+    manager = AsyncKernelManager(kernel_name=_RUN_KERNEL,
                             kernel_spec_manager=KernelSpecManager(kernel_dirs=[kernels]))
     client = NotebookClient(notebook, km=manager, timeout=None,
                             startup_timeout=STARTUP_TIMEOUT_S,
