@@ -39,6 +39,7 @@ class NotebookRun:
     failed_cell: Optional[int] = None  # counted from 1, every cell from the top
     message: str = ""  # the report's status, when not "finished"
     kernel_error: str = ""  # why the kernel ended, when it died
+    kernel_log: str = ""  # the end of what it printed outside any cell, then
 
 
 def plain(text: str) -> str:
@@ -65,8 +66,12 @@ def _error_of(cell) -> tuple[str, str, str]:
 
 
 def run(path: str, spec, output: str) -> NotebookRun:
-    """Runs the notebook at `path` (already read by `reading.read`) with `spec`'s TF1 serving,
-    and writes the executed notebook to `output`."""
+    """Runs the notebook at `path` with `spec`'s TF1 serving, and writes the executed notebook
+    to `output` (unless the kernel could not serve TF1: then no cell ran).
+
+    Raises:
+      NotebookError: the notebook cannot be run (`reading.read` says why).
+    """
     import nbformat
 
     from tf1compat.notebook import reading
@@ -82,11 +87,15 @@ def run(path: str, spec, output: str) -> NotebookRun:
         if os.path.exists(spec.report_path):
             with open(spec.report_path) as handle:
                 report = json.load(handle)
+    name = os.path.basename(path)
     if report is not None and "not_started" in report:  # the kernel said why, in one line
+        print(f"tf1compat run: {name}: cannot start: {report['not_started']}", file=sys.stderr)
         return NotebookRun(1, report, message="not started")
     if outcome.kernel_error:
-        print(f"tf1compat run: {os.path.basename(path)}: the {outcome.message} "
-              f"({outcome.kernel_error})", file=sys.stderr)
+        if outcome.kernel_log:
+            print(outcome.kernel_log, file=sys.stderr)
+        print(f"tf1compat run: {name}: the {outcome.message} ({outcome.kernel_error})",
+              file=sys.stderr)
     nbformat.write(notebook, output)
     if report is not None:
         report.update(script=path, exit_code=outcome.code,
@@ -104,13 +113,13 @@ def _execute(path: str, notebook, folder: str, spec_path: str) -> NotebookRun:
     kernels = os.path.join(folder, "kernels")
     kernelspec.write(kernels, _RUN_KERNEL)
     manager = AsyncKernelManager(kernel_name=_RUN_KERNEL,
-                            kernel_spec_manager=KernelSpecManager(kernel_dirs=[kernels]))
+                                 kernel_spec_manager=KernelSpecManager(kernel_dirs=[kernels]))
     client = NotebookClient(notebook, km=manager, timeout=None,
                             startup_timeout=STARTUP_TIMEOUT_S,
                             resources={"metadata": {"path": os.path.dirname(
                                 os.path.abspath(path))}})
     name = os.path.basename(path)
-    cell = None
+    number = None  # the cell running, counted from 1
     # The kernel's own output (its log, output from outside any cell) goes to a file: what
     # the cells print reaches the notebook, and is echoed here once.
     log_path = os.path.join(folder, "kernel.log")
@@ -121,6 +130,7 @@ def _execute(path: str, notebook, folder: str, spec_path: str) -> NotebookRun:
             if reply is not None and "language_info" in reply["content"]:
                 notebook.metadata["language_info"] = reply["content"]["language_info"]
             for index, cell in enumerate(notebook.cells):
+                number = index + 1
                 try:
                     client.execute_cell(cell, index)
                 except CellExecutionError:
@@ -136,12 +146,10 @@ def _execute(path: str, notebook, folder: str, spec_path: str) -> NotebookRun:
                                        f"raised {ename} in cell {index + 1}")
                 _echo(cell)
     except (DeadKernelError, RuntimeError) as error:  # the kernel died, at start or in a cell
-        where = f"in cell {notebook.cells.index(cell) + 1}" if cell is not None else "at start"
+        where = f"in cell {number}" if number is not None else "at start"
         with open(log_path, errors="replace") as log:
             tail = [line for line in log.read().splitlines()[-20:]
                     if "running over TCP without encryption" not in line]
-        if tail:
-            print("\n".join(tail), file=sys.stderr)
         return NotebookRun(1, None, None, f"kernel died {where}",
-                           str(error) or type(error).__name__)
+                           str(error) or type(error).__name__, "\n".join(tail))
     return NotebookRun(0, None)

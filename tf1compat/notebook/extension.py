@@ -155,12 +155,11 @@ def load(shell) -> None:
         hooks = served_hooks.install(spec, os.path.dirname(os.path.abspath(spec.script)),
                                      prepare_environment(), where=_cell_where(shell))
     except Tf1CompatError as error:  # a missing TensorFlow internal, a bad option
-        print(f"tf1compat: cannot serve TF1 to this notebook: {error}", file=sys.stderr)
-        if spec.report_path:  # under `run`: it says why, and no cell runs without TF1
+        if spec.report_path:  # under `run`, which says why: no cell runs without TF1
             with open(spec.report_path, "w") as handle:
                 json.dump({"not_started": str(error)}, handle)
-            sys.stderr.flush()
             os._exit(1)
+        print(f"tf1compat: cannot serve TF1 to this notebook: {error}", file=sys.stderr)
         return
     hooks.import_hook.add_cells(shell.user_ns, _is_cell(shell))
     _serving = NotebookServing(shell, hooks, spec_path)
