@@ -30,6 +30,8 @@ COURSE = Path(__file__).resolve().parent / "tf1_course.ipynb"
 CSV = "a,b,label\n1.5,2.0,1\n0.5,-1.0,0\n3.0,0.25,1\n"
 SHELL_LINE = "shell lines run too"  # printed by the notebook's `!echo`, not by the script
 KERNEL_S = 60  # one kernel on an idle machine: TensorFlow's start, then the cells
+# The three ways share one script run (a module fixture): on one xdist worker it runs once.
+COURSE_GROUP = pytest.mark.xdist_group("notebook-course")
 
 
 def course_folder(tmp_path: Path) -> Path:
@@ -100,6 +102,7 @@ def execute(path: Path, kernel_name: str, env: dict) -> nbformat.NotebookNode:
     return notebook
 
 
+@COURSE_GROUP
 def test_run_executes_the_notebook_as_its_script_runs(tmp_path, script_stdout):
     folder = course_folder(tmp_path)
     before = (folder / COURSE.name).read_bytes()
@@ -124,6 +127,7 @@ def test_run_executes_the_notebook_as_its_script_runs(tmp_path, script_stdout):
            "tf1compat.contrib.layers.fully_connected" in result.stderr
 
 
+@COURSE_GROUP
 def test_the_kernel_spec_serves_tf1_to_every_cell(tmp_path, script_stdout, monkeypatch):
     folder = course_folder(tmp_path)
     jupyter = tmp_path / "prefix" / "share" / "jupyter"
@@ -149,15 +153,26 @@ def test_the_kernel_spec_serves_tf1_to_every_cell(tmp_path, script_stdout, monke
     assert "tf.contrib.layers.fully_connected -> tf1compat.contrib.layers" in report_text
 
 
-@pytest.mark.same_ops_as_run
+@COURSE_GROUP
 def test_the_migrated_notebook_runs_on_the_plain_kernel(tmp_path, script_stdout, capsys):
     folder = course_folder(tmp_path)
     assert main(["migrate", "--write", str(folder / COURSE.name)]) == 0, capsys.readouterr()
     migrated = nbformat.read(str(folder / COURSE.name), 4)
     assert "tf.contrib" not in as_script(migrated) and "tf.ConfigProto" not in as_script(migrated)
+    # Then, in the same kernel, %load_ext serves TF1 from its cell on (`tf` was imported before).
+    migrated.cells += [new_code_cell("%load_ext tf1compat"),
+                       new_code_cell("import tensorflow as tf1\nprint('from here on', "
+                                     "type(tf1).__name__, tf1 is tf, hasattr(tf1, 'contrib'))")]
+    nbformat.write(migrated, str(folder / COURSE.name))
     executed = execute(folder / COURSE.name, "python3",
                        python_env({"IPYTHONDIR": str(tmp_path / "ipython")}))
+    *course, load, after = executed.cells
+    executed.cells = course
     assert_prints_as_the_script(executed, script_stdout)
+    warning = "".join(output.get("text", "") for output in load.outputs)
+    assert "tf1compat: warning: tensorflow was imported before %load_ext tf1compat" in warning
+    assert printed(nbformat.v4.new_notebook(cells=[after])) == \
+        "from here on TF1Module False True\n"
 
 
 def test_a_failing_cell_stops_the_run_and_is_named(tmp_path):
