@@ -3,10 +3,12 @@ code prints as a script under `tf1compat run`:
 
 - `tf1compat run tf1_course.ipynb`: nbclient and ipykernel, TF1 served by the run;
 - through the installed kernel spec, with nbclient as Jupyter runs it;
-- after `tf1compat migrate --write`, under the plain Python kernel.
+- after `tf1compat migrate --write`, under the plain Python kernel (and then `%load_ext
+  tf1compat` in that kernel serves TF1 from its cell on).
 
 Printed numbers are compared with tolerances (printed_numbers), not as text. Each way starts
-one kernel (one TensorFlow process); the script run is the fourth, the failing notebook the fifth.
+one kernel (one TensorFlow process); the script run is the fourth, the notebook whose cell
+fails the fifth, and migrate itself loads TensorFlow in this process.
 """
 
 from __future__ import annotations

@@ -11,9 +11,9 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "kernel", help="install the Jupyter kernel that serves TF1 to notebooks",
         description=f"Install, list or remove the Jupyter kernel {DISPLAY_NAME!r}: ipykernel "
-                    "on this Python with `%%load_ext tf1compat` done at start, so "
+                    "on this Python with `%load_ext tf1compat` done at start, so "
                     "`import tensorflow as tf` in any cell gives TF1 (libraries keep TF2) and "
-                    "`%%tf1compat report` shows what was served. Example: tf1compat kernel "
+                    "`%tf1compat report` shows what was served. Example: tf1compat kernel "
                     "install --user, then pick the kernel in JupyterLab.")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     install = actions.add_parser("install", help="install the kernel spec")
