@@ -16,6 +16,7 @@ from isolated import python_env
 from tf1compat.cli.main import main
 from tf1compat.cli.run_notebook import output_path
 from tf1compat.notebook import NotebookError
+from tf1compat.notebook.reading import is_notebook_path
 
 
 def one_error_line(capsys, *argv):
@@ -73,6 +74,9 @@ def test_a_syntax_error_names_its_cell_and_no_cell_runs(tmp_path, capsys):
 
 
 def test_notebook_options_are_for_notebooks_only(tmp_path, capsys):
+    # A notebook by its name, as Jupyter tells: any other file runs as Python runs it.
+    assert is_notebook_path("course.ipynb") and is_notebook_path("COURSE.IPYNB")
+    assert not is_notebook_path("course.ipynb.py") and not is_notebook_path("notes.json")
     script = tmp_path / "train.py"
     script.write_text("print('never run')\n")
     notebook = write(tmp_path / "course.ipynb", [new_code_cell("print(1)")])
