@@ -5,7 +5,8 @@ ConfigProto options of a TF1 script; `modern.configure(growth=True)` applies
 the same options the TF2 way. Importing this package does not import
 TensorFlow: each name below is loaded on first use. Once the program imports
 TensorFlow (before or after this package), `hdfs://` paths work in it
-(`tf1compat.hdfs.on_import`).
+(`tf1compat.hdfs.on_import`). In IPython, `%load_ext tf1compat` serves TF1 to
+the notebook's cells (`tf1compat.notebook`).
 """
 
 from __future__ import annotations
@@ -32,4 +33,12 @@ _EXPORTS = {
 }
 
 __all__ = sorted(_EXPORTS)
+
+
+def load_ipython_extension(ipython) -> None:
+    """`%load_ext tf1compat`: the notebook's own code gets TF1 from that cell on
+    (tf1compat.notebook.extension; TensorFlow is imported then, not before)."""
+    from tf1compat.notebook.extension import load
+
+    load(ipython)
 __getattr__, __dir__ = lazy_exports('tf1compat', globals(), _EXPORTS)

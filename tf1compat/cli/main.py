@@ -11,7 +11,7 @@ import os
 import sys
 from typing import Optional, Sequence
 
-from tf1compat.cli import compare, doctor, explain, launch, migrate, run
+from tf1compat.cli import compare, doctor, explain, kernel, launch, migrate, run
 from tf1compat.cli.script_argv import ScriptArgumentParser
 
 # Verbs that print reports: TensorFlow's native start-up chatter would drown them.
@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     # The verbs that run a script end their options at it (script_argv).
     subparsers = parser.add_subparsers(dest="verb", metavar="COMMAND", required=True,
                                        parser_class=ScriptArgumentParser)
-    for verb in (compare, run, migrate, launch, doctor, explain):
+    for verb in (compare, run, migrate, launch, doctor, explain, kernel):
         verb.register(subparsers)
     return parser
 

@@ -27,7 +27,10 @@ def register(subparsers) -> None:
                     "cannot reach it within 5 s, or a second one, ends it); if run dies, the "
                     "script and all it started die too. Example: tf1compat run --device-map "
                     "'gpu:*=cpu:*' train.py --steps 10. run's options go before SCRIPT; everything after "
-                    "it is the script's, unchanged.", allow_abbrev=False)
+                    "it is the script's, unchanged. A NOTEBOOK.ipynb runs its code cells in order in "
+                    "a Jupyter kernel with TF1 served the same way (tf1compat[notebook]), and "
+                    "the executed notebook is written beside it (--output, --in-place).",
+        allow_abbrev=False)
     parser.add_argument("--override", action="store_true",
                         help="the command line's options win over the script's own")
     parser.add_argument("--device-map", action="append", default=[], metavar="RULES",
@@ -47,8 +50,13 @@ def register(subparsers) -> None:
                              "helpers are served; current: NumPy and SciPy as installed")
     parser.add_argument("--report-json", metavar="FILE", help="also write the report as JSON")
     parser.add_argument("--no-report", action="store_true", help="print no report at the end")
+    parser.add_argument("--output", metavar="OUT.ipynb",
+                        help="notebooks only: write the executed notebook here (default: "
+                             "beside it, NAME.tf1compat.ipynb)")
+    parser.add_argument("--in-place", action="store_true",
+                        help="notebooks only: write the executed notebook over the notebook")
     add_option_flags(parser)
-    parser.add_argument("script", help="the TF1 script to run")
+    parser.add_argument("script", help="the TF1 script (or .ipynb notebook) to run")
     parser.add_argument("script_args", nargs=argparse.REMAINDER,
                         help="arguments for the script (its sys.argv[1:]), as given")
     stop_at_script(parser)
@@ -58,7 +66,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from tf1compat.runner.device_map import DeviceMap
     from tf1compat.runner import RunSpec, json_options
-    from tf1compat.runner.report import format_report
+    from tf1compat.notebook.reading import is_notebook_path
     from tf1compat.runner.spawn import ChildRun
 
     if not os.path.isfile(args.script):
@@ -69,6 +77,11 @@ def run(args: argparse.Namespace) -> int:
     if args.numpy not in CHOICES:
         raise Tf1CompatError(f"--numpy {args.numpy!r} is not accepted: use --numpy 1 (NumPy 1 "
                              "for the script, the default) or --numpy current")
+    notebook = is_notebook_path(args.script)
+    if not notebook and (args.output or args.in_place):
+        flag = "--output" if args.output else "--in-place"
+        raise Tf1CompatError(f"{flag} applies to notebooks only; {args.script!r} is a script "
+                             "(accepted: a NOTEBOOK.ipynb after it)")
     options = options_from_args(args)
     device_map = DeviceMap.parse(args.device_map)  # checked here, so errors are ours
     from tf1compat.runner import roots
@@ -79,8 +92,25 @@ def run(args: argparse.Namespace) -> int:
                    options=json_options(options), override=args.override,
                    device_map=device_map.to_list(), user_roots=list(args.user_root),
                    library_roots=list(args.library_root), numpy=args.numpy)
+    if notebook:
+        from tf1compat.cli.run_notebook import run_notebook
+
+        code, report = run_notebook(args, spec)
+        return _end(args, code, report)
     child = ChildRun(spec)
     code, report = child.run()
+    code = _end(args, code, report)
+    if child.killed_by is not None:  # end as the script did, as `python script.py` would
+        from tf1compat.runner.lifetime import end_as
+
+        return end_as(child.killed_by)
+    return code
+
+
+def _end(args: argparse.Namespace, code: int, report) -> int:
+    """Prints (and writes) the run's report; returns the exit code."""
+    from tf1compat.runner.report import format_report
+
     if report is not None and "not_started" in report:
         return code  # the child said why, in one message
     if report is None:
@@ -94,8 +124,4 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_report:
             sys.stdout.flush()
             print(format_report(report), file=sys.stderr)
-    if child.killed_by is not None:  # end as the script did, as `python script.py` would
-        from tf1compat.runner.lifetime import end_as
-
-        return end_as(child.killed_by)
     return code

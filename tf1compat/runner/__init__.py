@@ -6,7 +6,8 @@ child wrote; `lifetime` makes sure the child's group dies with the parent.
 In the child, `stopping` makes those signals act as under `python`. The child (`bootstrap`) makes `import tensorflow` give the script TF1
 (`shim`), merges the command line's session options into every session the
 script creates and remaps devices (`hooks`), runs the script as `__main__`,
-and writes what happened to a JSON file (`report`).
+and writes what happened to a JSON file (`report`). The hooks themselves are
+installed by `served_hooks`, which a notebook's kernel uses too (`tf1compat.notebook`).
 
 Nothing here changes another process: the shim lives in the child only.
 """

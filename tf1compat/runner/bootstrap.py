@@ -14,7 +14,7 @@ import runpy
 import signal
 import sys
 import traceback
-from typing import Any, Optional
+from typing import Optional
 
 from tf1compat.runner.stopping import Stopper, end_by
 
@@ -71,57 +71,20 @@ def main(spec_path: str) -> int:
     stopper.install()
     legacy_keras = run.legacy_keras = prepare_environment()
 
-    import tensorflow as tf
-
-    from tf1compat.runner.device_map import DeviceMap
-    from tf1compat.hdfs.on_import import register_if_built
-    from tf1compat.shared.options import SessionOptions
-    from tf1compat.runner import tf_patches as hooks, internals_check, shim
+    from tf1compat.runner import served_hooks
     from tf1compat.shared import tf_internals
 
+    script = os.path.abspath(spec.script)
+    script_dir = os.path.dirname(script)
     try:
-        off = internals_check.check_at_start(spec)
+        run.hooks = served_hooks.install(spec, script_dir, legacy_keras)
     except tf_internals.MissingInternalError as error:
         print(f"tf1compat run: cannot start: {error}", file=sys.stderr)
         run.write_not_started(str(error))
         stopper.finish()
         return 1
-    script = os.path.abspath(spec.script)
-    script_dir = os.path.dirname(script)
-    with tf_internals.quiet_deprecations():  # our call, not the script's: no deprecation notice
-        tf.compat.v1.disable_v2_behavior()
-    # hdfs:// for the script's TF1 readers, when the plugin is built (silent otherwise;
-    # importing tf1compat arranged it for `import tensorflow` already: this is the same call).
-    register_if_built()
-    device_map = DeviceMap.parse(spec.device_map)
-    device_hook = hooks.DeviceHook(device_map) \
-        if device_map and internals_check.is_on(off, tf_internals.OPERATION_SET_DEVICE) else None
-    if device_hook:
-        device_hook.install()
-    from tf1compat.runner import roots
-
-    run_roots = roots.current(script_dir, spec.user_roots, spec.library_roots)
-    import_hook = shim.install(run_roots.user_paths(), legacy_keras=legacy_keras is not None,
-                               library_roots=[r.path for r in run_roots.library
-                                              if r.why == roots.LIBRARY_ROOT_FLAG])
-    from tf1compat.runner import numpy1  # loaded now, not by a signal mid-import (the report)
-
-    if spec.numpy == "1":  # user code's numpy and scipy.misc as NumPy 1 / SciPy 1.1 had them
-        numpy1.install()
-    session_hook = hooks.SessionHook(SessionOptions(**spec.options), spec.override, device_hook,
-                                     hooks.caller_in(import_hook.is_user_file))
-    session_hook.install()
-    if device_map and internals_check.is_on(off, tf_internals.MAPPED_DEVICE_LISTING):
-        from tf1compat.runner import device_listing
-
-        device_listing.install(device_map, session_hook.resolve, import_hook.is_user_file)
-    if internals_check.is_on(off, tf_internals.NODE_ERROR_MESSAGE):
-        hooks.hide_runner_frames()
-    run.hooks = (session_hook, device_hook, import_hook)
-    run.roots = run_roots
-    from tf1compat.runner import report  # noqa: F401 - loaded now, not by a signal mid-import
-
-    package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    import_hook = run.hooks.import_hook
+    package_root = served_hooks.package_root()
     sys.path[0] = script_dir  # as `python script.py` has it
     if package_root not in sys.path:
         sys.path.append(package_root)
@@ -139,7 +102,7 @@ def main(spec_path: str) -> int:
     except BaseException as error:  # noqa: BLE001 - the script's failure: its traceback, not ours
         _print_script_traceback(error, import_hook.is_user_file)
         code, status = 1, f"raised {type(error).__name__}"
-        run.cause = _known_cause(error)
+        run.cause = known_cause(error)
     finally:
         stopper.finish()
         sys.stdout.flush()
@@ -155,7 +118,7 @@ DEVICE_FIX = ("rerun with --device-map 'gpu:*=cpu:*' (GPU requests go to the CPU
               "--soft-placement")
 
 
-def _known_cause(error: BaseException) -> Optional[str]:
+def known_cause(error: BaseException) -> Optional[str]:
     """What a TensorFlow error means in the script's terms, when it is one run knows."""
     from tf1compat.shared.device_errors import translate
 
@@ -176,8 +139,7 @@ class _Run:
     def __init__(self, spec):
         self.spec = spec
         self.legacy_keras: Optional[str] = None
-        self.hooks = None  # (session_hook, device_hook, import_hook) once installed
-        self.roots = None  # the user and library roots, once resolved
+        self.hooks = None  # the installed hooks (served_hooks.ServedHooks)
         self.cause: Optional[str] = None  # what the script's error means, when run knows
 
     def write_ended_by(self, signum: int) -> None:
@@ -200,22 +162,7 @@ class _Run:
     def write(self, code: int, status: str) -> None:
         if not self.spec.report_path or self.hooks is None:
             return
-        from tf1compat.runner.report import build
-        from tf1compat.runner.shim import usage
-
-        session_hook, device_hook, import_hook = self.hooks
-        report: dict[str, Any] = build(
-            spec=self.spec, exit_code=code, status=status, legacy_keras=self.legacy_keras,
-            sessions=list(session_hook.sessions),
-            remaps=dict(device_hook.remaps) if device_hook else {},
-            usage=usage, is_user_file=import_hook.is_user_file)
-        if self.roots is not None:
-            report["roots"] = self.roots.to_dict()
-        if self.cause is not None:
-            report["cause"] = self.cause
-        from tf1compat.runner import numpy1
-
-        report["numpy1"] = numpy1.report()  # None under --numpy current
+        report = self.hooks.report(code, status, self.cause)
         partial = self.spec.report_path + ".partial"
         with open(partial, "w") as handle:
             json.dump(report, handle, indent=2)

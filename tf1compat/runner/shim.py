@@ -23,7 +23,7 @@ import dataclasses
 import os
 import sys
 import types
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from tf1compat.shared.errors import Tf1CompatError
 from tf1compat.layers import LEGACY_KERAS_HINT
@@ -215,8 +215,26 @@ class ImportHook:
         self.library_roots += [os.path.realpath(root) + os.sep for root in library_roots]
         self.original = builtins.__import__
         self._verdicts: dict[str, bool] = {}
+        # Code with no file of its own that is the user's too: a notebook's cells
+        # (tf1compat.notebook.extension). Their globals have no `__file__`.
+        self._user_namespaces: list[dict] = []
+        self._is_cell: Optional[Callable[[str], bool]] = None
+
+    def add_cells(self, namespace: dict, is_cell: Callable[[str], bool]) -> None:
+        """Makes code run in `namespace` (an IPython shell's user namespace), and code
+        compiled from the files `is_cell` accepts (its cells), user code."""
+        self._user_namespaces.append(namespace)
+        self._is_cell = is_cell
+
+    def _is_user_code(self, globals: dict) -> bool:
+        """Whether the module (or cell) whose globals these are is user code."""
+        if any(globals is namespace for namespace in self._user_namespaces):
+            return True
+        return self.is_user_file(globals.get("__file__"))
 
     def is_user_file(self, filename: Optional[str]) -> bool:
+        if self._is_cell is not None and filename and self._is_cell(filename):
+            return True
         if not filename or filename.startswith("<"):  # '<frozen runpy>', '<string>'
             return False
         if filename not in self._verdicts:
@@ -229,19 +247,19 @@ class ImportHook:
     def __call__(self, name, globals=None, locals=None, fromlist=(), level=0):
         top = name.split(".")[1] if level == 0 and name.startswith("tensorflow.") else None
         if top is not None and (top in _SERVED_TOPS or top == "python") and \
-                globals is not None and self.is_user_file(globals.get("__file__")):
+                globals is not None and self._is_user_code(globals):
             if top == "python":  # `from tensorflow.python.framework import graph_util`
                 return private_modules.tree_of(self.tf1, usage).import_module(
                     name, fromlist, lambda: self.original(name, globals, locals, fromlist, level))
             return self._served_import(name, fromlist)
         if level == 0 and globals is not None:
             importer = user_modules.importer_for(name)
-            if importer is not None and self.is_user_file(globals.get("__file__")):
+            if importer is not None and self._is_user_code(globals):
                 return importer(name, fromlist or (),
                                 lambda: self.original(name, globals, locals, fromlist, level))
         module = self.original(name, globals, locals, fromlist, level)
         if level == 0 and name == "tensorflow" and globals is not None \
-                and self.is_user_file(globals.get("__file__")):
+                and self._is_user_code(globals):
             return self.tf1
         return module
 

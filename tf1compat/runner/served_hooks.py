@@ -1,0 +1,109 @@
+"""The hooks that serve TF1 to user code in this process, installed once, and their report.
+
+Shared by the two places user code runs under tf1compat: a script's child
+process (`bootstrap`) and a notebook's kernel (`tf1compat.notebook.extension`).
+Both first choose legacy Keras (`prepare_environment`, before TensorFlow is
+imported), then call `install`: TF1 behaviour, hdfs://, the device map, the
+import hook for the user roots, the session hook with the run's options, the
+mapped device listings and the op stacks without the runner's frames. What the
+hooks saw becomes the run's report with `ServedHooks.report`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from typing import Any, Callable, Optional
+
+from tf1compat.runner import RunSpec, internals_check, roots
+
+
+@dataclasses.dataclass
+class ServedHooks:
+    """What `install` put in place, and what the report needs from it."""
+
+    spec: RunSpec
+    legacy_keras: Optional[str]
+    session_hook: Any
+    device_hook: Any
+    import_hook: Any
+    roots: roots.Roots
+
+    def report(self, code: int, status: str, cause: Optional[str] = None) -> dict[str, Any]:
+        """The run's report as JSON-ready data (see `tf1compat.runner.report`)."""
+        from tf1compat.runner.report import build
+        from tf1compat.runner.shim import usage
+
+        data: dict[str, Any] = build(
+            spec=self.spec, exit_code=code, status=status, legacy_keras=self.legacy_keras,
+            sessions=[dict(record) for record in self.session_hook.sessions],
+            remaps=dict(self.device_hook.remaps) if self.device_hook else {},
+            usage=usage, is_user_file=self.import_hook.is_user_file)
+        data["roots"] = self.roots.to_dict()
+        if cause is not None:
+            data["cause"] = cause
+        from tf1compat.runner import numpy1
+
+        data["numpy1"] = numpy1.report()  # None under --numpy current
+        return data
+
+
+def install(spec: RunSpec, code_dir: str, legacy_keras: Optional[str],
+            where: Optional[Callable[[Callable[[str], bool]], Callable[[], str]]] = None
+            ) -> ServedHooks:
+    """Installs the run's hooks in this process (once: they patch TensorFlow).
+
+    Args:
+      spec: the run's options, device map and roots.
+      code_dir: the folder of the user's code (the script's, or the notebook's).
+      legacy_keras: what `prepare_environment` returned.
+      where: makes, from the user-file test, the function naming the user code that
+        creates a session (default: the innermost user frame as 'file.py:LINE').
+
+    Raises:
+      MissingInternalError: a TensorFlow internal the run needs is missing.
+    """
+    import tensorflow as tf
+
+    from tf1compat.hdfs.on_import import register_if_built
+    from tf1compat.runner import shim, tf_patches as hooks
+    from tf1compat.runner.device_map import DeviceMap
+    from tf1compat.shared import tf_internals
+    from tf1compat.shared.options import SessionOptions
+
+    off = internals_check.check_at_start(spec)
+    with tf_internals.quiet_deprecations():  # our call, not the user's: no deprecation notice
+        tf.compat.v1.disable_v2_behavior()
+    # hdfs:// for TF1 readers, when the plugin is built (silent otherwise; importing tf1compat
+    # arranged it for `import tensorflow` already: this is the same call).
+    register_if_built()
+    device_map = DeviceMap.parse(spec.device_map)
+    device_hook = hooks.DeviceHook(device_map) \
+        if device_map and internals_check.is_on(off, tf_internals.OPERATION_SET_DEVICE) else None
+    if device_hook:
+        device_hook.install()
+    run_roots = roots.current(code_dir, spec.user_roots, spec.library_roots)
+    import_hook = shim.install(run_roots.user_paths(), legacy_keras=legacy_keras is not None,
+                               library_roots=[r.path for r in run_roots.library
+                                              if r.why == roots.LIBRARY_ROOT_FLAG])
+    from tf1compat.runner import numpy1  # loaded now, not by a signal mid-import (the report)
+
+    if spec.numpy == "1":  # user code's numpy and scipy.misc as NumPy 1 / SciPy 1.1 had them
+        numpy1.install()
+    session_hook = hooks.SessionHook(SessionOptions(**spec.options), spec.override, device_hook,
+                                     (where or hooks.caller_in)(import_hook.is_user_file))
+    session_hook.install()
+    if device_map and internals_check.is_on(off, tf_internals.MAPPED_DEVICE_LISTING):
+        from tf1compat.runner import device_listing
+
+        device_listing.install(device_map, session_hook.resolve, import_hook.is_user_file)
+    if internals_check.is_on(off, tf_internals.NODE_ERROR_MESSAGE):
+        hooks.hide_runner_frames()
+    from tf1compat.runner import report  # noqa: F401 - loaded now, not by a signal mid-import
+
+    return ServedHooks(spec, legacy_keras, session_hook, device_hook, import_hook, run_roots)
+
+
+def package_root() -> str:
+    """The folder holding the tf1compat package (user code can always import it)."""
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
