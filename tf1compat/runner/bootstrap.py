@@ -107,10 +107,15 @@ def main(spec_path: str) -> int:
     session_hook = hooks.SessionHook(SessionOptions(**spec.options), spec.override, device_hook,
                                      hooks.caller_in(import_hook.is_user_file))
     session_hook.install()
+    views = None
     if device_map and internals_check.is_on(off, tf_internals.MAPPED_DEVICE_LISTING):
         from tf1compat.runner import device_listing
 
-        device_listing.install(device_map, session_hook.resolve, import_hook.is_user_file)
+        views = device_listing.install(device_map, session_hook.resolve, import_hook.is_user_file)
+    from tf1compat.runner import keras2
+
+    keras2.install(legacy_keras is not None, session_hook,
+                   keras2.gpu_names(views) if views is not None else None)
     if internals_check.is_on(off, tf_internals.NODE_ERROR_MESSAGE):
         hooks.hide_runner_frames()
     run.hooks = (session_hook, device_hook, import_hook)
@@ -209,6 +214,10 @@ class _Run:
             report["roots"] = self.roots.to_dict()
         if self.cause is not None:
             report["cause"] = self.cause
+        from tf1compat.runner import keras2
+
+        if keras2.used or keras2.missing:
+            report["keras"] = keras2.report()
         partial = self.spec.report_path + ".partial"
         with open(partial, "w") as handle:
             json.dump(report, handle, indent=2)

@@ -78,6 +78,8 @@ def format_report(report: Mapping[str, Any]) -> str:
     for index, record in enumerate(sessions, 1):
         lines.append(f"    {index}. {record['kind']} at {record['where']}: "
                      f"{record['keywords'] or '(no options)'}")
+        if record.get("keras"):
+            lines.append(f"       Keras: {record['keras']}")
         sources = []
         if record.get("script"):
             sources.append("script: " + _kw(record["script"]))
