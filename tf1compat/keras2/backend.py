@@ -82,3 +82,13 @@ class _ControlFlowOps(types.ModuleType):
 
 
 control_flow_ops = _ControlFlowOps("keras.backend.control_flow_ops")
+
+
+def __getattr__(name: str) -> Any:
+    """Every other Keras 2 backend name is tf_keras's (`K.floatx`, `K.function`, ...)."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    try:
+        return getattr(_backend(), name)
+    except AttributeError:
+        raise AttributeError(f"module 'keras.backend' has no attribute {name!r}") from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import types
 
@@ -18,6 +19,41 @@ def _namespace(name: str, **values) -> types.SimpleNamespace:
     return space
 
 
+@functools.lru_cache(maxsize=None)
+def top() -> types.SimpleNamespace:
+    """`keras.__version__`: tf_keras's version (a Keras 2 version: scripts compare it to 2.x)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return _namespace("keras", __version__=version("tf_keras"))
+    except PackageNotFoundError:
+        return _namespace("keras", __version__="2")
+
+
+@functools.lru_cache(maxsize=None)
+def layers() -> types.SimpleNamespace:
+    """Keras 2.3's recurrent layers: tf_keras's TF1 LSTM and GRU default to
+    recurrent_activation='hard_sigmoid' (Keras <= 2.2's), Keras 2.3's to 'sigmoid'."""
+    module = _v1("layers")
+
+    class LSTM(module.LSTM):
+        __doc__ = module.LSTM.__doc__
+
+        def __init__(self, units, recurrent_activation="sigmoid", **kwargs):
+            super().__init__(units, recurrent_activation=recurrent_activation, **kwargs)
+
+    class GRU(module.GRU):
+        __doc__ = module.GRU.__doc__
+
+        def __init__(self, units, recurrent_activation="sigmoid", **kwargs):
+            super().__init__(units, recurrent_activation=recurrent_activation, **kwargs)
+
+    for cls in (LSTM, GRU):
+        cls.__module__ = "keras.layers"
+    return _namespace("keras.layers", LSTM=LSTM, GRU=GRU)
+
+
+@functools.lru_cache(maxsize=None)
 def optimizers() -> types.SimpleNamespace:
     """Keras 2's lower-case aliases (`keras.optimizers.adam`), the classes themselves."""
     module = _v1("optimizers")
@@ -31,6 +67,7 @@ def relu6(x):
     return _v1("backend").relu(x, max_value=6)
 
 
+@functools.lru_cache(maxsize=None)
 def mobilenet() -> types.SimpleNamespace:
     """What Keras 2.0-2.1's `keras.applications.mobilenet` defined beside the model."""
     return _namespace("keras.applications.mobilenet", relu6=relu6,

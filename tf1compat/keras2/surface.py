@@ -25,15 +25,16 @@ _ENGINE_MODULES = ("topology", "base_layer", "input_layer", "network", "training
 APPLICATIONS = ("densenet", "inception_resnet_v2", "inception_v3", "mobilenet",
                 "mobilenet_v2", "nasnet", "resnet50", "vgg16", "vgg19", "xception")
 _BACKEND = (f"{_OURS}.backend", f"{V1}.backend")  # ours first: set_session tells the run
+_LAYERS = (f"{_OURS}.extras:layers", f"{V1}.layers")
 _ENGINE = (f"{V1}.layers", f"{V1}.models", f"{V1}.utils")
 
 SOURCES: dict[str, tuple[str, ...]] = {
-    "keras": (V1,),
+    "keras": (V1, f"{_OURS}.extras:top"),
     "keras.backend": _BACKEND,
     "keras.backend.tensorflow_backend": _BACKEND,
     "keras.backend.control_flow_ops": (f"{_OURS}.backend:control_flow_ops",),
-    "keras.layers": (f"{V1}.layers",),
-    **{f"keras.layers.{name}": (f"{V1}.layers",) for name in _LAYER_MODULES},
+    "keras.layers": _LAYERS,
+    **{f"keras.layers.{name}": _LAYERS for name in _LAYER_MODULES},
     "keras.layers.merge": (f"{_OURS}.merge",),
     "keras.engine": _ENGINE,
     **{f"keras.engine.{name}": _ENGINE for name in _ENGINE_MODULES},

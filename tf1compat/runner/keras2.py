@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import collections
 import importlib
+import os
 import sys
 import types
 import weakref
@@ -50,7 +51,7 @@ def _resolve(spec: str) -> Any:
 def _source(spec: str) -> Any:
     """A source of names: a module, an object, or what a function of `surface` builds."""
     value = _resolve(spec)
-    return value() if isinstance(value, types.FunctionType) else value
+    return value if isinstance(value, types.ModuleType) or not callable(value) else value()
 
 
 class Keras2Module(types.ModuleType):
@@ -185,7 +186,9 @@ def install(legacy_keras: bool, session_hook, gpu_names=None) -> None:
     def given(session) -> None:
         record = records.get(session)
         if record is not None:
-            record["keras"] = f"given to keras.backend.set_session at {session_hook.where()}"
+            path, _, line = session_hook.where().rpartition(":")
+            record["keras"] = (f"given to keras.backend.set_session at "
+                               f"{os.path.basename(path)}:{line}")
 
     session_hook.taggers.append(note)
     backend.session_listeners.append(given)

@@ -8,6 +8,7 @@ from keras.optimizers import SGD
 
 config = tf.ConfigProto(log_device_placement=True, allow_soft_placement=True)
 config.gpu_options.allow_growth = True
+config.gpu_options.per_process_gpu_memory_fraction = 0.4
 K.set_session(tf.Session(config=config))
 
 rng = np.random.RandomState(0)
