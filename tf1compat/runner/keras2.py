@@ -213,8 +213,17 @@ def report() -> dict[str, Any]:
 
 
 def gpu_names(views):
-    """The GPUs `--device-map` provides, named as a session lists them (Keras 2.3's form)."""
+    """The GPUs `--device-map` provides to Keras's session, named as that session lists them.
+
+    Keras 2.3 listed its session's devices: a session with `device_count={'CPU': 2}` under
+    `gpu:*=cpu:*` has two GPUs, running on its two CPUs.
+    """
     def names() -> list[str]:
-        return [f"/job:localhost/replica:0/task:0{device.name}"
-                for device in views.list_logical_devices("GPU")]
+        from tf1compat.keras2 import backend
+
+        config = getattr(backend.get_session(), "_config", None)
+        cpus = config.device_count["CPU"] if config is not None and \
+            "CPU" in config.device_count else None
+        return [f"/job:localhost/replica:0/task:0/device:GPU:{index}"
+                for index, _ in views.gpus.provided(cpus)]
     return names
