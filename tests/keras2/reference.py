@@ -5,21 +5,21 @@ the TF 1.15 environment; its runs put that folder on PYTHONPATH, and their recor
 include that requirements file (recorded.run's `requirements`).
 """
 
-import os
 from pathlib import Path
 
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 
 
-def run(python, args, cwd=SCRIPTS):
-    """`python ARGS` under TF 1.15 + Keras 2.3.1 (from its record where there is one)."""
+def run(python, args, cwd=SCRIPTS, outputs=None):
+    """`python ARGS` under TF 1.15 + Keras 2.3.1 (from its record where there is one);
+    `outputs` as recorded.run's (`[]`: the files it writes are not kept)."""
     import tf1_reference
     from tf1_reference import recorded
     from tf1_reference.record_files import KERAS2_REQUIREMENTS
 
     env = {**tf1_reference.environment(), "PYTHONPATH": str(tf1_reference.keras2_folder())}
     result = recorded.run(python, [str(a) for a in args], cwd=cwd, env=env, timeout=300,
-                          requirements=[KERAS2_REQUIREMENTS])
+                          outputs=outputs, requirements=[KERAS2_REQUIREMENTS])
     assert result.returncode == 0, result.stderr[-3000:]
     return result
 
@@ -29,6 +29,3 @@ def printed(stdout: str, prefixes=("losses", "predictions", "evaluate", "reloade
     placement to stdout too, differently under each TensorFlow)."""
     return "\n".join(line for line in stdout.splitlines() if line.startswith(prefixes))
 
-
-def env_without_reference() -> dict:
-    return {k: v for k, v in os.environ.items() if k != "TF2_BEHAVIOR"}

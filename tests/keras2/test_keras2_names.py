@@ -28,6 +28,9 @@ def test_every_counted_name_keras_2_3_has_resolves_under_run(tf1_python):
     # Names Keras 2.3.1 itself lacks (Keras 1's optimizer_from_config, a script's typo) may
     # be missing; every other counted name must be there.
     assert set(not_served) <= set(in_keras2), sorted(set(not_served) - set(in_keras2))
+    # A name that is not served fails naming itself and what to use instead.
+    merge_error = next(line for line in served.stdout.splitlines() if line.startswith("MERGE "))
+    assert "keras.layers.Merge" in merge_error and "keras.layers.Concatenate" in merge_error
 
 
 def test_the_counter_reads_keras_imports_and_chains_but_not_other_keras_packages():
