@@ -23,6 +23,6 @@ with open(sys.argv[1]) as handle:
             absent[name] = type(error).__name__
 print("ABSENT " + json.dumps(absent, sort_keys=True))
 try:
-    from keras.layers import Merge  # Keras 1's merge layer: in neither Keras 2.3 nor tf_keras
+    from keras.layers import Merge  # noqa: F401 - Keras 1's merge layer: in neither Keras 2.3 nor tf_keras
 except ImportError as error:
     print("MERGE " + str(error).splitlines()[0])
