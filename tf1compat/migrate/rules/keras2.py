@@ -81,6 +81,7 @@ class Keras2Rule(Rule):
     def visit_Module(self, node: cst.Module) -> None:
         super().visit_Module(node)
         self.keras_names: set[str] = set()  # names bound to the keras package itself
+        self.split: dict[int, list[cst.ImportFrom]] = {}  # the other lines of a split import
 
     def _moved(self, node, old: str, new: str) -> None:
         self.add(node, Kind.CHANGED, f"{old} -> {new} (Keras 2 is tf_keras on TF 2.21)")
@@ -138,21 +139,24 @@ class Keras2Rule(Rule):
                                       else None)
             groups.setdefault(target, []).append(alias.with_changes(
                 name=cst.Name(new_name), asname=asname, comma=cst.MaybeSentinel.DEFAULT))
-        if len(groups) == 1:
-            target, aliases = next(iter(groups.items()))
-            if target != module:
-                self._moved(original_node, f"from {module} import ...", f"from {target} import ...")
-            return updated_node.with_changes(module=_dotted(target), names=aliases)
-        # Names that go to different modules: one import per module, on the same line.
-        for target, aliases in groups.items():
-            AddImportsVisitor.add_needed_import(self.context, target)
-            for alias in aliases:
-                AddImportsVisitor.add_needed_import(
-                    self.context, target, alias.name.value,
-                    alias.asname.name.value if alias.asname else None)
-        self._moved(original_node, f"from {module} import ...",
-                    " and ".join(f"from {target} import ..." for target in groups))
-        return cst.RemovalSentinel.REMOVE
+        if len(groups) > 1:  # names that go to different modules: one import line per module
+            self._moved(original_node, f"from {module} import ...",
+                        " and ".join(f"from {target} import ..." for target in groups))
+        elif next(iter(groups)) != module:
+            self._moved(original_node, f"from {module} import ...",
+                        f"from {next(iter(groups))} import ...")
+        imports = [updated_node.with_changes(module=_dotted(target), names=aliases)
+                   for target, aliases in groups.items()]
+        self.split[id(original_node)] = imports[1:]
+        return imports[0]
+
+    def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine,
+                                  updated_node: cst.SimpleStatementLine):
+        extra = [line for small in original_node.body for line in self.split.get(id(small), ())]
+        if not extra:
+            return updated_node
+        return cst.FlattenSentinel([updated_node, *(cst.SimpleStatementLine([small])
+                                                    for small in extra)])
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute):
         """`keras.backend.x` -> `tf1compat.keras2.backend.x` on a name bound to the package."""
