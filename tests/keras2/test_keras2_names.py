@@ -58,3 +58,30 @@ def test_without_tf_keras_user_code_importing_keras_gets_one_line_saying_what_to
         user_modules.unregister("keras")
     message = str(raised.value)
     assert "\n" not in message and "tf1compat[legacy]" in message and "keras.layers" in message
+
+
+def test_the_committed_keras_counts_are_those_of_their_repositories():
+    """The data as committed: per-repository counts add up to the totals; with the mirrors
+    (TF1COMPAT_CENSUS_MIRRORS), a recount of one repository gives its committed rows."""
+    import collections
+    import os
+
+    from tf1compat.census import sources, tally
+
+    per_repo = tally.read_rows(f"{keras_scan.DATA}/{keras_scan.REPOSITORY_USES}")
+    totals = collections.Counter()
+    for row in per_repo:
+        totals[row["name"]] += int(row["uses"])
+    assert totals == {row["name"]: int(row["uses"]) for row in tally.read_rows(USES)}
+    mirrors = os.environ.get("TF1COMPAT_CENSUS_MIRRORS")
+    repo = "oarriaga/face_classification"
+    try:
+        sources.git_dir(mirrors or "", repo)
+    except FileNotFoundError:
+        pytest.skip(f"TF1COMPAT_CENSUS_MIRRORS={mirrors!r} holds no git directory of {repo}: "
+                    "the recount is not checked")
+    row = next(r for r in tally.read_rows(f"{keras_scan.DATA}/repositories.csv")
+               if r["repo"] == repo)
+    counted = tally.count_repositories([row], mirrors, keras_scan.count_source)
+    assert dict(counted.totals) == {r["name"]: int(r["uses"]) for r in per_repo
+                                    if r["repo"] == repo}

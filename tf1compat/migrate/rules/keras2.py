@@ -25,7 +25,7 @@ from tf1compat.migrate.rules.base import Rule
 _OURS = "tf1compat.keras2"
 _SAME = ("activations", "applications", "callbacks", "constraints", "datasets",
          "initializers", "losses", "metrics", "models", "preprocessing", "regularizers",
-         "layers", "utils", "wrappers")
+         "layers", "utils")
 _LAYER_MODULES = ("core", "convolutional", "convolutional_recurrent", "normalization",
                   "recurrent", "cudnn_recurrent", "embeddings", "advanced_activations",
                   "pooling", "wrappers", "noise", "local")
