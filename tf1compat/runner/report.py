@@ -94,6 +94,11 @@ def format_report(report: Mapping[str, Any]) -> str:
         shown = ", ".join(f"{r['from']} -> {r['to']} ({r['ops']} ops)" for r in remaps)
         lines.append(f"  device remaps ({','.join(report['device_map'])}): {shown or 'none applied'}")
     lines.extend(_symbol_lines(report))
+    keras = report.get("keras")
+    if keras:
+        lines.append(f"  Keras 2 names used: {len(keras['names_used'])} (Keras 2 on tf_keras)")
+        for name, hint in keras["not_served"].items():
+            lines.append(f"    not served: {name}: {hint}")
     no_path = report["no_tf2_path"]
     if no_path:
         lines.append("  TF1 APIs used with no TF2 path yet:")
