@@ -67,6 +67,10 @@ def test_a_keras_2_script_prints_tf115s_numbers_under_run_and_after_migrate(
         assert session["options"] == {"log_placement": True, "soft_placement": True,
                                       "growth": True, "memory_fraction": 0.4}, session
         assert "Keras: given to keras.backend.set_session" in under_run.stderr
+        # Tracked process-wide as any session's: the second one's fraction is ignored by TF.
+        assert keras_sessions[1]["options"] == {"memory_fraction": 0.2}
+        assert "GpuOptionsIgnoredWarning: this session asks memory_fraction=0.2, but the first " \
+               "session of this process set memory_fraction=0.4" in under_run.stderr
     elif name == "functional_export":  # none set: Keras made its own, a session like any other
         assert keras_sessions[0]["keras"].startswith("Keras's own session")
         assert keras_sessions[0]["options"].get("soft_placement") is True

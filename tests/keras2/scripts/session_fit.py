@@ -21,3 +21,9 @@ history = model.fit(x, y, batch_size=8, epochs=3, shuffle=False, verbose=0)
 print("losses", " ".join("%.6f" % loss for loss in history.history["loss"]))
 print("predictions", " ".join("%.6f" % p for p in model.predict(x[:4])[:, 0]))
 print("evaluate %.6f" % model.evaluate(x, y, verbose=0))
+
+# A second session asking another memory fraction: TensorFlow keeps the first session's GPU
+# options for the whole process (tf1compat run warns that this one's is ignored).
+K.set_session(tf.Session(config=tf.ConfigProto(
+    gpu_options=tf.GPUOptions(per_process_gpu_memory_fraction=0.2))))
+print("second session set")
