@@ -85,3 +85,42 @@ def test_the_committed_keras_counts_are_those_of_their_repositories():
     counted = tally.count_repositories([row], mirrors, keras_scan.count_source)
     assert dict(counted.totals) == {r["name"]: int(r["uses"]) for r in per_repo
                                     if r["repo"] == repo}
+
+
+KERAS_2_SPELLINGS = '''
+import tensorflow as tf
+import keras.backend.tensorflow_backend as KTF
+from keras.layers import *
+from keras.layers import merge
+from keras.models import Sequential
+from keras.utils import multi_gpu_model
+import keras
+print("chain", KTF.set_session is keras.backend.set_session, KTF._get_available_gpus())
+print("star", Dense.__name__, LSTM(2).recurrent_activation.__name__)
+a, b = Input(shape=(3,)), Input(shape=(3,))
+print("merge", [tuple(merge([a, b], mode=m).shape.as_list()) for m in ("concat", "sum", "cos")])
+print("ordering", keras.backend.image_dim_ordering())
+try:
+    multi_gpu_model(Sequential([Dense(1, input_shape=(2,))]), gpus=2)
+except ValueError as error:
+    print("towers", error)
+import keras.wrappers.scikit_learn
+'''
+
+
+def test_keras_2_spellings_under_run_and_a_name_not_served_failing_at_the_scripts_line(
+        tmp_path):
+    path = tmp_path / "spellings.py"
+    path.write_text(KERAS_2_SPELLINGS)
+    result = run_cli("run", "--no-report", str(path))
+    assert result.returncode == 1
+    out = result.stdout
+    assert "chain True []" in out  # no GPU here, none mapped
+    assert "star Dense sigmoid" in out  # Keras 2.3's LSTM default
+    assert "merge [(None, 6), (None, 3), (None, 1)]" in out  # Keras 1's merge modes
+    assert "ordering tf" in out
+    assert "towers multi_gpu_model: gpus=2 needs /gpu:0, /gpu:1, but this process has no GPU" in out
+    tail = result.stderr.strip().splitlines()
+    assert tail[-1].startswith("tf1compat.runner.keras2.Keras2ImportError: No module named "
+                               "'keras.wrappers.scikit_learn'") and "scikeras" in tail[-1]
+    assert tail[-3].strip() == f'File "{path}", line 18, in <module>', tail[-4:]

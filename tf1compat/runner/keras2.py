@@ -25,7 +25,6 @@ import weakref
 from typing import Any, Optional
 
 from tf1compat.keras2 import surface
-from tf1compat.layers import LEGACY_KERAS_HINT
 from tf1compat.shared.errors import Tf1CompatError
 
 
@@ -37,6 +36,8 @@ class Keras2ImportError(Tf1CompatError, ImportError):
     """An import of a Keras 2 module or name that is not served (or of keras without tf_keras)."""
 
 
+KERAS2_HINT = ("pip install 'tf1compat[legacy]' (TF 2.21's own keras is Keras 3, which has no "
+               "Keras 2 API)")
 used: collections.Counter[str] = collections.Counter()
 missing: dict[str, str] = {}
 
@@ -153,9 +154,8 @@ def importer(name: str, fromlist, original) -> Any:
 
 
 def missing_importer(name: str, fromlist, original) -> Any:
-    raise Keras2ImportError(f"import {name}: Keras 2 under tf1compat run is served from "
-                            f"legacy Keras, which is not installed: {LEGACY_KERAS_HINT}",
-                            name=name)
+    raise Keras2ImportError(f"import {name}: tf1compat run serves Keras 2 from legacy Keras "
+                            f"(tf_keras), which is not installed: {KERAS2_HINT}", name=name)
 
 
 def install(legacy_keras: bool, session_hook, gpu_names=None) -> None:

@@ -15,7 +15,8 @@ from typing import Any, Callable, Mapping, Optional
 from tf1compat.runner.api_notes import note_for
 from tf1compat.runner.served import STATUSES
 
-LEGACY_KERAS_MISSING = "missing: tf.layers / TF1 tf.keras need it (pip install 'tf1compat[legacy]')"
+LEGACY_KERAS_MISSING = ("missing: tf.layers / TF1 tf.keras / standalone Keras 2 need it "
+                        "(pip install 'tf1compat[legacy]')")
 
 
 def _short_where(where: str, script_dir: str) -> str:
