@@ -1,11 +1,14 @@
 """The census's Keras 2 names against the Keras 2 that `tf1compat run` serves, and its errors."""
 
 import json
+import subprocess
+import sys
 import types
 
 import pytest
 
-from isolated import run_cli
+from budgets import budget
+from isolated import python_env, run_cli
 from keras2 import reference
 from tf1compat.census import keras_scan
 
@@ -31,6 +34,47 @@ def test_every_counted_name_keras_2_3_has_resolves_under_run(tf1_python):
     # A name that is not served fails naming itself and what to use instead.
     merge_error = next(line for line in served.stdout.splitlines() if line.startswith("MERGE "))
     assert "keras.layers.Merge" in merge_error and "keras.layers.Concatenate" in merge_error
+
+
+MIGRATED_NAMES = """
+import csv, json, sys
+import libcst as cst
+from libcst.codemod import CodemodContext
+from tf1compat.migrate.rules.keras2 import Keras2Rule
+
+skipped = set(json.loads(sys.argv[1]))
+failed = {}
+for row in csv.DictReader(open(sys.argv[2])):
+    name = row["name"]
+    module, _, last = name.rpartition(".")
+    if name in skipped or not module:
+        continue
+    # As the census saw it: `from keras.x import y` (for a module, `import keras.x.y as m`).
+    for line in (f"from {module} import {last} as target", f"import {name} as target"):
+        code = Keras2Rule(CodemodContext()).transform_module(cst.parse_module(line + "\\n")).code
+        try:
+            exec(code, {})
+            break
+        except ImportError as error:
+            failed[name] = code.strip() + ": " + str(error)
+    else:
+        continue
+    failed.pop(name, None)
+print("FAILED " + json.dumps(failed, sort_keys=True))
+"""
+
+
+def test_every_counted_name_keras_2_3_has_resolves_after_migrate(tf1_python, tmp_path):
+    in_keras2 = _absent(reference.run(tf1_python, [reference.SCRIPTS / "resolve_names.py",
+                                                   USES]).stdout)
+    script = tmp_path / "migrated_names.py"
+    script.write_text(MIGRATED_NAMES)
+    result = subprocess.run([sys.executable, str(script), json.dumps(sorted(in_keras2)), USES],
+                            capture_output=True, text=True, env=python_env(),
+                            timeout=budget(240, floor=240))
+    assert result.returncode == 0, result.stderr[-3000:]
+    line = next(line for line in result.stdout.splitlines() if line.startswith("FAILED "))
+    assert json.loads(line[len("FAILED "):]) == {}
 
 
 def test_the_counter_reads_keras_imports_and_chains_but_not_other_keras_packages():

@@ -13,7 +13,7 @@ class Keras2Imports(CodemodTest):
     def test_keras_2_modules_move_to_tf_keras_and_what_it_dropped_to_tf1compat(self):
         before = '''import keras.backend.tensorflow_backend as KTF
 from keras import backend as K
-from keras.layers import Dense, LSTM
+from keras.layers import Dense, LSTM, CuDNNGRU
 from keras.layers.merge import concatenate
 from keras.layers.core import Lambda
 from keras.optimizers import SGD
@@ -22,7 +22,7 @@ from keras.utils.np_utils import to_categorical as one_hot
 '''
         after = '''import tf1compat.keras2.backend as KTF
 from tf1compat.keras2 import backend as K
-from tf_keras.layers import Dense, LSTM
+from tf_keras.layers import Dense, LSTM, GRU as CuDNNGRU
 from tf1compat.keras2.merge import concatenate
 from tf_keras.layers import Lambda
 from tf_keras.optimizers.legacy import SGD
@@ -37,14 +37,15 @@ from tf_keras.utils import to_categorical as one_hot
 
 keras.backend.set_session(session)
 model = keras.models.Sequential([keras.layers.Dense(1)])
-opt = keras.optimizers.Adam(lr=0.1)
+opt = keras.optimizers.adam(lr=0.1)
 '''
         after = '''import tf_keras as keras
 import tf1compat.keras2.backend
+import tf1compat.keras2.optimizers
 
 tf1compat.keras2.backend.set_session(session)
 model = keras.models.Sequential([keras.layers.Dense(1)])
-opt = keras.optimizers.legacy.Adam(lr=0.1)
+opt = tf1compat.keras2.optimizers.adam(lr=0.1)
 '''
         self.assertCodemod(before, after)
 

@@ -8,7 +8,8 @@ loop. What tf_keras dropped or renamed of Keras 2.0-2.3 is here, one module per 
   `clear_session`, `_get_available_gpus`), `image_dim_ordering`, `control_flow_ops`;
 - `merge`: `keras.layers.merge`, its layer functions and Keras 1's `merge(..., mode=...)`;
 - `multi_gpu`: `keras.utils.multi_gpu_model`, one tower per device;
-- `extras`: the smaller names (optimizer aliases, `keras.engine`, MobileNet's `relu6`).
+- `optimizers`: Keras 2's optimizers (tf_keras's legacy ones) and their lower-case aliases;
+- `extras`: the smaller names (Keras 2.3's LSTM/GRU defaults, MobileNet's `relu6`).
 
 `tf1compat run` serves these as `keras` to user code (`tf1compat.runner.keras2`);
 `tf1compat migrate` points a migrated script's imports of them here and the rest to tf_keras.

@@ -53,15 +53,6 @@ def layers() -> types.SimpleNamespace:
     return _namespace("keras.layers", LSTM=LSTM, GRU=GRU)
 
 
-@functools.lru_cache(maxsize=None)
-def optimizers() -> types.SimpleNamespace:
-    """Keras 2's lower-case aliases (`keras.optimizers.adam`), the classes themselves."""
-    module = _v1("optimizers")
-    return _namespace("keras.optimizers", sgd=module.SGD, rmsprop=module.RMSprop,
-                      adagrad=module.Adagrad, adadelta=module.Adadelta, adam=module.Adam,
-                      adamax=module.Adamax, nadam=module.Nadam)
-
-
 def relu6(x):
     """MobileNet's activation in Keras 2.0-2.1 (`keras.applications.mobilenet.relu6`)."""
     return _v1("backend").relu(x, max_value=6)

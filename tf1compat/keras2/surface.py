@@ -41,7 +41,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
     "keras.utils": (f"{V1}.utils", f"{_OURS}.multi_gpu"),
     **{f"keras.utils.{name}": (f"{V1}.utils",) for name in _UTILS_MODULES},
     "keras.utils.multi_gpu_utils": (f"{_OURS}.multi_gpu",),
-    "keras.optimizers": (f"{V1}.optimizers", f"{_OURS}.extras:optimizers"),
+    "keras.optimizers": (f"{_OURS}.optimizers",),
     "keras.applications.mobilenet": (f"{V1}.applications.mobilenet", f"{_OURS}.extras:mobilenet"),
     # Keras 2.2-2.3 re-exported keras_applications' modules: `keras.applications.vgg16.vgg16`.
     **{f"keras.applications.{name}.{name}": (f"tf_keras.src.applications.{name}",)

@@ -4,7 +4,7 @@ TF 2.21's `keras` is Keras 3; Keras 2's API lives on in tf_keras, which a migrat
 imports directly (it then runs under plain Python). What tf_keras's public API dropped comes
 from `tf1compat.keras2`: the backend with its sessions (`K.set_session`, `K.get_session`,
 `keras.backend.tensorflow_backend`), `keras.layers.merge` and `multi_gpu_model`. Keras 2's
-optimizers (`SGD(lr=...)`, `decay=`) are tf_keras's legacy ones.
+optimizers (`SGD(lr=...)`, `decay=`) are tf_keras's legacy ones (`tf1compat.keras2.optimizers`).
 
 The session given to `K.set_session(tf.Session(config=config))` is a session like any
 other: the session-options rule turns its ConfigProto into keywords. A Keras 2 module with
@@ -37,21 +37,36 @@ MODULES = {
     "keras.backend": f"{_OURS}.backend",
     "keras.backend.tensorflow_backend": f"{_OURS}.backend",
     "keras.layers.merge": f"{_OURS}.merge",
-    "keras.optimizers": "tf_keras.optimizers.legacy",
+    "keras.optimizers": f"{_OURS}.optimizers",
     "keras.utils.multi_gpu_utils": f"{_OURS}.multi_gpu",
     "keras.engine": "tf_keras.layers",
     "keras.engine.topology": "tf_keras.layers",
     **{f"keras.layers.{name}": "tf_keras.layers" for name in _LAYER_MODULES},
     **{f"keras.utils.{name}": "tf_keras.utils" for name in _UTILS_MODULES},
+    # Keras 2.2-2.3 re-exported keras_applications' modules (their weight URLs).
+    **{f"keras.applications.{name}.{name}": f"tf_keras.src.applications.{name}"
+       for name in ("densenet", "inception_resnet_v2", "inception_v3", "mobilenet",
+                    "mobilenet_v2", "nasnet", "resnet50", "vgg16", "vgg19", "xception")},
 }
 # (Keras 2 module, name) -> (module, name) where a name moves on its own.
 NAMES = {
     ("keras", "backend"): (_OURS, "backend"),
-    ("keras", "optimizers"): ("tf_keras.optimizers", "legacy"),
+    ("keras", "optimizers"): (_OURS, "optimizers"),
     ("keras.layers", "merge"): (_OURS, "merge"),
     ("keras.utils", "multi_gpu_model"): (f"{_OURS}.multi_gpu", "multi_gpu_model"),
     ("keras.engine", "Model"): ("tf_keras.models", "Model"),
     ("keras.engine.topology", "Model"): ("tf_keras.models", "Model"),
+    **{("keras.optimizers", name): ("tf_keras.optimizers.legacy", name)
+       for name in ("SGD", "RMSprop", "Adagrad", "Adadelta", "Adam", "Adamax", "Nadam",
+                    "Optimizer")},
+    # TF 2's LSTM and GRU run cuDNN's kernel themselves where they can.
+    ("keras.layers", "CuDNNLSTM"): ("tf_keras.layers", "LSTM"),
+    ("keras.layers", "CuDNNGRU"): ("tf_keras.layers", "GRU"),
+    ("keras.initializers", "normal"): ("tf_keras.initializers", "RandomNormal"),
+    ("keras.initializers", "uniform"): ("tf_keras.initializers", "RandomUniform"),
+    ("keras.backend", "tensorflow_backend"): (_OURS, "backend"),
+    ("keras.applications.mobilenet", "relu6"): (f"{_OURS}.extras", "relu6"),
+    ("keras.applications.mobilenet", "DepthwiseConv2D"): ("tf_keras.layers", "DepthwiseConv2D"),
 }
 
 
@@ -168,7 +183,7 @@ class Keras2Rule(Rule):
                                     ("backend", f"{_OURS}.backend"),
                                     ("layers.merge", f"{_OURS}.merge"),
                                     ("utils.multi_gpu_model", f"{_OURS}.multi_gpu.multi_gpu_model"),
-                                    ("optimizers", f"{head}.optimizers.legacy")):
+                                    ("optimizers", f"{_OURS}.optimizers")):
             if rest == prefix or rest.startswith(prefix + "."):
                 if replacement.startswith(_OURS):
                     AddImportsVisitor.add_needed_import(self.context,
