@@ -58,3 +58,21 @@ def test_a_keras_2_module_with_no_home_is_left_and_reported_with_its_line():
     [finding] = rule.findings
     assert (finding.line, finding.kind) == (2, Kind.NOT_CONVERTED)
     assert "keras.legacy" in finding.message and "left as is" in finding.message
+
+
+def test_sessions_given_to_set_session_get_keywords_or_are_reported_for_modern():
+    from pathlib import Path
+
+    from tf1compat.migrate.driver import apply_rules
+
+    source = (Path(__file__).parent / "scripts" / "session_fit.py").read_text()
+    migrated, _ = apply_rules(source, "tf1compat")
+    assert "K.set_session(tf.Session(config=tf1compat.config_proto(log_placement=True, " \
+           "soft_placement=True, growth=True, memory_fraction=0.4)))" in migrated
+    assert "config=tf1compat.config_proto(memory_fraction=0.2)" in migrated
+    # TF2 device options are process-wide: two sessions asking different ones stay, reported.
+    migrated, findings = apply_rules(source, "modern")
+    left = [f for f in findings if f.rule == "session-options"]
+    assert [f.kind for f in left] == [Kind.NOT_CONVERTED] * 2, left
+    assert [f.line for f in left] == [9, 27] and "different options" in left[0].message
+    assert "modern.configure" not in migrated
