@@ -43,10 +43,29 @@ def _uses_the_reference(module) -> bool:
     return False
 
 
+def _uses_a_module_fixture(item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None or getattr(item, "module", None) is None:
+        return False
+    return any(definition.scope == "module"
+               for definitions in info.name2fixturedefs.values() for definition in definitions)
+
+
 def pytest_addoption(parser):
     parser.addoption("--tf1-live", action="store_true",
                      help="run every TensorFlow 1.15 reference run live and hold it against "
                           "its record (TF1COMPAT_TF1_LIVE=1)")
+
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: one worker more than there are cores on a machine of up to four.
+
+    Most tests wait on a child process (TensorFlow starting, a cluster's tasks meeting, a
+    MiniDFS answering), so two workers on two cores leave a core idle for a sixth of the
+    run; a third fills it. Larger machines get one worker per core, as xdist gives.
+    """
+    cores = os.cpu_count() or 1
+    return cores + 1 if cores <= 4 else cores
 
 
 def pytest_configure(config):
@@ -64,6 +83,10 @@ def pytest_collection_modifyitems(config, items):
         # (with --dist loadgroup), so the suite starts one cluster, not one per worker.
         if "minidfs" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("hdfs"))
+        # A module-scoped fixture (a TensorFlow scenario, a probe, a parsed tree) runs once
+        # per worker that gets a test of its module: the module's tests go to one worker.
+        elif item.get_closest_marker("xdist_group") is None and _uses_a_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(f"module:{item.module.__name__}"))
         # A test that runs TensorFlow 1.15 alone is not changed by TF 2.21's oneDNN setting;
         # a migrated script runs the same served ops as its `run` form, which is marked.
         if _rewrite_sensitive(Path(str(item.fspath))) and not any(

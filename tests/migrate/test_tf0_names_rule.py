@@ -1,12 +1,16 @@
 """`migrate` rewrites TF 0.x names and argument orders to TF 1.x ones (before tf_upgrade_v2)."""
 
+import inspect
+
 import libcst as cst
 from libcst.codemod import CodemodContext, CodemodTest
 
 from isolated import last_json, run_cli, run_script
 from tf0_cases import assert_same, run_reference, script
 from tf1compat.migrate.findings import Kind
+from tf1compat.migrate import migrate_source
 from tf1compat.migrate.rules.tf0_names import Tf0NamesRule
+from tf1compat.migrate.rules.tf115_positions import Tf115PositionsRule
 
 
 def findings_of(code):
@@ -82,3 +86,35 @@ def test_the_migrated_tf0_script_gives_what_tf115_gives_under_plain_python(tmp_p
     ran = run_script(old, env={"LOGDIR": str(tmp_path / "logs")})
     assert ran.returncode == 0, ran.stderr[-4000:]
     assert_same(last_json(ran), reference)
+
+
+class Tf115Positions(CodemodTest):
+    TRANSFORM = Tf115PositionsRule
+
+    def test_arguments_at_positions_tf2_gave_to_new_parameters_become_keywords(self):
+        before = ("import tensorflow as tf\n"
+                  "p = tf.matmul(a, b, False, True, False, False, False, False, 'product')\n"
+                  "k = tf.compat.v1.nn.top_k(x, 2, True, 'best')\n"
+                  "s = tf.scatter_nd(i, u, shape, 'scatter')\n")
+        after = ("import tensorflow as tf\n"
+                 "p = tf.matmul(a, b, False, True, False, False, False, False, name='product')\n"
+                 "k = tf.compat.v1.nn.top_k(x, 2, True, name='best')\n"
+                 "s = tf.scatter_nd(i, u, shape, name='scatter')\n")
+        self.assertCodemod(before, after)
+
+    def test_calls_whose_positions_are_the_same_are_left_as_is(self):
+        code = ("import tensorflow as tf\np = tf.matmul(a, b, transpose_b=True, name='p')\n"
+                "k = tf.nn.top_k(x, 2)\nq = tf.shape(x, 'q')\n")
+        self.assertCodemod(code, code)
+
+
+def test_a_migrated_matmul_gives_name_to_name_under_tf2():
+    import tensorflow as tf
+
+    migrated, _ = migrate_source("import tensorflow as tf\n"
+                                 "p = tf.matmul(a, b, False, False, False, False, False, False, "
+                                 "'product')\n", "script.py", "tf1compat")
+    call = cst.parse_module(migrated).body[-1].body[0].value
+    names = [arg.keyword.value if arg.keyword else None for arg in call.args]
+    assert names[-1] == "name" and names.count(None) == 8
+    assert "name" in inspect.signature(tf.compat.v1.matmul).parameters

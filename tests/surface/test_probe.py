@@ -139,3 +139,13 @@ def test_bad_options_are_named_before_any_process_starts(tmp_path, capsys):
     with pytest.raises(SystemExit):
         cli.main(["--sample", "0"])
     assert "--sample '0'" in capsys.readouterr().err
+
+
+def test_a_name_migrate_rewrites_at_each_call_is_held_by_its_calls(probed):
+    _, found = probed
+    mean = next(outcome for outcome in found if outcome.name == "tf.reduce_mean")
+    calls = mean.entries["migrate"]["calls"]
+    assert calls["forms"] >= 5 and calls["problems"] == []
+    assert mean.verdicts["migrate"].status == compare.SAME
+    assert mean.verdicts["migrate"].detail.startswith("by its calls")
+    assert "calls" not in mean.entries["run"]

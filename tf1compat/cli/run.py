@@ -40,6 +40,11 @@ def register(subparsers) -> None:
     parser.add_argument("--library-root", action="append", default=[], metavar="DIR",
                         help="modules under DIR are libraries (they keep TF2's tensorflow), "
                              "even inside a user root")
+    parser.add_argument("--numpy", default="1", metavar="1|current",
+                        help="1 (the default): the script's numpy has NumPy 1's removed names "
+                             "(np.float, np.asscalar, ...), makes ragged arrays object arrays "
+                             "and prints scalars as NumPy 1 did, and scipy.misc's image "
+                             "helpers are served; current: NumPy and SciPy as installed")
     parser.add_argument("--report-json", metavar="FILE", help="also write the report as JSON")
     parser.add_argument("--no-report", action="store_true", help="print no report at the end")
     add_option_flags(parser)
@@ -59,6 +64,11 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.isfile(args.script):
         what = "is a directory, not a script" if os.path.isdir(args.script) else "does not exist"
         raise Tf1CompatError(f"script {args.script!r} {what}")
+    from tf1compat.runner.numpy1 import CHOICES
+
+    if args.numpy not in CHOICES:
+        raise Tf1CompatError(f"--numpy {args.numpy!r} is not accepted: use --numpy 1 (NumPy 1 "
+                             "for the script, the default) or --numpy current")
     options = options_from_args(args)
     device_map = DeviceMap.parse(args.device_map)  # checked here, so errors are ours
     from tf1compat.runner import roots
@@ -68,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     spec = RunSpec(script=args.script, args=list(args.script_args),
                    options=json_options(options), override=args.override,
                    device_map=device_map.to_list(), user_roots=list(args.user_root),
-                   library_roots=list(args.library_root))
+                   library_roots=list(args.library_root), numpy=args.numpy)
     child = ChildRun(spec)
     code, report = child.run()
     if report is not None and "not_started" in report:

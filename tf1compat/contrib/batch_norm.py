@@ -25,7 +25,7 @@ from tf1compat.contrib.framework import model_variable
 from tf1compat.contrib.layer_utils import collect_named_outputs
 from tf1compat.contrib.layer_utils import get_variable_collections as _variable_collections
 
-_UPDATE_OPS = object()  # the default: tf.GraphKeys.UPDATE_OPS
+_UPDATE_OPS = "update_ops"  # tf.GraphKeys.UPDATE_OPS, TF 1.x's default
 
 
 def _unsupported(**given) -> None:
@@ -52,8 +52,6 @@ def batch_norm(inputs, decay=0.999, center=True, scale=False, epsilon=0.001, act
                  adjustment=adjustment is not None)
     if data_format not in ("NHWC", "NCHW"):
         raise ValueError(f"data_format has to be either NCHW or NHWC; received {data_format!r}")
-    if updates_collections is _UPDATE_OPS:
-        updates_collections = v1.GraphKeys.UPDATE_OPS
     initializers = param_initializers or {}
     regularizers = param_regularizers or {}
     with v1.variable_scope(scope, "BatchNorm", [inputs], reuse=reuse) as sc:

@@ -40,10 +40,11 @@ def _v1():
     return tf.compat.v1
 
 
-def get_variables(scope=None, suffix: Optional[str] = None, collection: Optional[str] = None):
-    """Variables of `collection` (default GLOBAL_VARIABLES) filtered by scope and suffix."""
+def get_variables(scope=None, suffix: Optional[str] = None, collection: str = "variables"):
+    """Variables of `collection` (default "variables", GLOBAL_VARIABLES) filtered by scope and
+    suffix."""
     v1 = _v1()
-    if collection is None:
+    if collection is None:  # read as the default
         collection = v1.GraphKeys.GLOBAL_VARIABLES
     if isinstance(scope, v1.VariableScope):
         scope = scope.name

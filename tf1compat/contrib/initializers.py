@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 from typing import Callable, Optional
 
+import tensorflow as tf
+
 _MODES = ("FAN_IN", "FAN_OUT", "FAN_AVG")
 
 
@@ -36,14 +38,12 @@ def fans(shape) -> tuple[float, float]:
 
 def variance_scaling_initializer(factor: float = 2.0, mode: str = "FAN_IN",
                                  uniform: bool = False, seed: Optional[int] = None,
-                                 dtype=None) -> Callable:
+                                 dtype=tf.float32) -> Callable:
     """An initializer `init(shape, dtype=dtype, partition_info=None)` keeping variance steady.
 
     Raises:
       TypeError: a dtype that is not floating point, or a mode not in FAN_IN/FAN_OUT/FAN_AVG.
     """
-    import tensorflow as tf
-
     default_dtype = tf.as_dtype(dtype or tf.float32)
     if not default_dtype.is_floating:
         raise TypeError(f"Cannot create initializer for non-floating point type; received "
@@ -51,7 +51,7 @@ def variance_scaling_initializer(factor: float = 2.0, mode: str = "FAN_IN",
     if mode not in _MODES:
         raise TypeError(f"Unknown mode {mode!r}; accepted: {', '.join(_MODES)}")
 
-    def initializer(shape, dtype=default_dtype, partition_info=None):
+    def _initializer(shape, dtype=default_dtype, partition_info=None):
         dtype = tf.as_dtype(dtype)
         if not dtype.is_floating:
             raise TypeError(f"Cannot create initializer for non-floating point type; "
@@ -64,10 +64,11 @@ def variance_scaling_initializer(factor: float = 2.0, mode: str = "FAN_IN",
         stddev = math.sqrt(1.3 * factor / n)
         return tf.compat.v1.truncated_normal(shape, 0.0, stddev, dtype, seed=seed)
 
-    return initializer
+    return _initializer
 
 
-def xavier_initializer(uniform: bool = True, seed: Optional[int] = None, dtype=None) -> Callable:
+def xavier_initializer(uniform: bool = True, seed: Optional[int] = None,
+                       dtype=tf.float32) -> Callable:
     """Glorot/Xavier: `variance_scaling_initializer(1.0, 'FAN_AVG', uniform)`."""
     return variance_scaling_initializer(factor=1.0, mode="FAN_AVG", uniform=uniform, seed=seed,
                                         dtype=dtype)

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+import tensorflow as tf
+
 from tf1compat.contrib import registry
 from tf1compat.contrib.arg_scope import add_arg_scope
 from tf1compat.contrib.batch_norm import batch_norm
@@ -43,23 +45,16 @@ __all__ = ["flatten", "fully_connected", "linear", "relu", "conv2d", "convolutio
            "variance_scaling_initializer", "repeat", "layer_norm",
            "separable_conv2d", "separable_convolution2d", "softmax"]
 
-_DEFAULT = object()  # "the TF 1.x default": relu, Xavier, zeros (built when used)
-
-
-def _tf():
-    import tensorflow as tf
-
-    return tf
+# TF 1.x's defaults, the same objects its signatures show (a stateless initializer is shared
+# by every call, as TF 1.x shared it).
+_RELU = tf.nn.relu
+_XAVIER = xavier_initializer()
+_ZEROS = tf.compat.v1.zeros_initializer()
 
 
 def _weights_and_biases(shape: list, num_outputs: int, dtype, *, weights_initializer,
                         weights_regularizer, biases_initializer, biases_regularizer,
                         with_biases: bool, variables_collections, trainable: bool):
-    tf = _tf()
-    if weights_initializer is _DEFAULT:
-        weights_initializer = xavier_initializer()
-    if biases_initializer is _DEFAULT:
-        biases_initializer = tf.compat.v1.zeros_initializer()
     weights = model_variable("weights", shape=shape, dtype=dtype,
                              initializer=weights_initializer, regularizer=weights_regularizer,
                              collections=_variable_collections(variables_collections, "weights"),
@@ -75,26 +70,22 @@ def _weights_and_biases(shape: list, num_outputs: int, dtype, *, weights_initial
 
 
 def _finish(outputs, biases, normalizer_fn, normalizer_params, activation_fn, data_format=None):
-    tf = _tf()
     if biases is not None:
         outputs = tf.nn.bias_add(outputs, biases, data_format=data_format)
     if normalizer_fn is not None:
         outputs = normalizer_fn(outputs, **(normalizer_params or {}))
-    if activation_fn is _DEFAULT:
-        activation_fn = tf.nn.relu
     if activation_fn is not None:
         outputs = activation_fn(outputs)
     return outputs
 
 
 @add_arg_scope
-def fully_connected(inputs, num_outputs, activation_fn=_DEFAULT, normalizer_fn=None,
-                    normalizer_params=None, weights_initializer=_DEFAULT,
-                    weights_regularizer=None, biases_initializer=_DEFAULT,
+def fully_connected(inputs, num_outputs, activation_fn=_RELU, normalizer_fn=None,
+                    normalizer_params=None, weights_initializer=_XAVIER,
+                    weights_regularizer=None, biases_initializer=_ZEROS,
                     biases_regularizer=None, reuse=None, variables_collections=None,
                     outputs_collections=None, trainable=True, scope=None):
     """A dense layer: activation_fn(normalizer_fn(inputs @ weights + biases))."""
-    tf = _tf()
     if isinstance(num_outputs, bool) or not isinstance(num_outputs, int):
         raise ValueError(f"num_outputs should be an int, got {type(num_outputs).__name__}: "
                          f"num_outputs={num_outputs!r}")
@@ -127,7 +118,7 @@ def linear(inputs, num_outputs, **kwargs):
 
 def relu(inputs, num_outputs, **kwargs):
     """`fully_connected` with a ReLU."""
-    return fully_connected(inputs, num_outputs, activation_fn=_tf().nn.relu, **kwargs)
+    return fully_connected(inputs, num_outputs, activation_fn=tf.nn.relu, **kwargs)
 
 
 def _pair(value, what: str) -> list[int]:
@@ -141,12 +132,11 @@ def _pair(value, what: str) -> list[int]:
 
 @add_arg_scope
 def conv2d(inputs, num_outputs, kernel_size, stride=1, padding="SAME", data_format=None, rate=1,
-           activation_fn=_DEFAULT, normalizer_fn=None, normalizer_params=None,
-           weights_initializer=_DEFAULT, weights_regularizer=None, biases_initializer=_DEFAULT,
+           activation_fn=_RELU, normalizer_fn=None, normalizer_params=None,
+           weights_initializer=_XAVIER, weights_regularizer=None, biases_initializer=_ZEROS,
            biases_regularizer=None, reuse=None, variables_collections=None,
            outputs_collections=None, trainable=True, scope=None):
     """A 2-D convolution layer (NHWC, or NCHW with data_format='NCHW')."""
-    tf = _tf()
     if data_format not in (None, "NHWC", "NCHW"):
         raise ValueError(f"Invalid data_format: {data_format!r}; accepted: NHWC, NCHW")
     with tf.compat.v1.variable_scope(scope, "Conv", [inputs], reuse=reuse) as sc:
@@ -177,7 +167,6 @@ convolution2d = conv2d
 
 def _pool(pool, default_name, inputs, kernel_size, stride, padding, data_format,
           outputs_collections, scope):
-    tf = _tf()
     if data_format not in ("NHWC", "NCHW"):
         raise ValueError(f"data_format has to be either NCHW or NHWC; received {data_format!r}")
     with tf.compat.v1.name_scope(scope, default_name, [inputs]) as sc:
@@ -194,14 +183,14 @@ def _pool(pool, default_name, inputs, kernel_size, stride, padding, data_format,
 @add_arg_scope
 def max_pool2d(inputs, kernel_size, stride=2, padding="VALID", data_format="NHWC",
                outputs_collections=None, scope=None):
-    return _pool(_tf().compat.v1.nn.max_pool, "MaxPool2D", inputs, kernel_size, stride,
+    return _pool(tf.compat.v1.nn.max_pool, "MaxPool2D", inputs, kernel_size, stride,
                  padding, data_format, outputs_collections, scope)
 
 
 @add_arg_scope
 def avg_pool2d(inputs, kernel_size, stride=2, padding="VALID", data_format="NHWC",
                outputs_collections=None, scope=None):
-    return _pool(_tf().compat.v1.nn.avg_pool, "AvgPool2D", inputs, kernel_size, stride,
+    return _pool(tf.compat.v1.nn.avg_pool, "AvgPool2D", inputs, kernel_size, stride,
                  padding, data_format, outputs_collections, scope)
 
 
@@ -212,7 +201,6 @@ def flatten(inputs, outputs_collections=None, scope=None):
     Raises:
       ValueError: the rank of `inputs` is unknown or less than 2.
     """
-    tf = _tf()
     with tf.compat.v1.name_scope(scope, "Flatten", [inputs]) as sc:
         inputs = tf.convert_to_tensor(inputs)
         rank = inputs.shape.ndims
@@ -229,7 +217,6 @@ def flatten(inputs, outputs_collections=None, scope=None):
 def dropout(inputs, keep_prob=0.5, noise_shape=None, is_training=True, outputs_collections=None,
             scope=None, seed=None):
     """Keeps each element with probability keep_prob (scaled by 1/keep_prob) when training."""
-    tf = _tf()
     with tf.compat.v1.name_scope(scope, "Dropout", [inputs]) as sc:
         inputs = tf.convert_to_tensor(inputs)
 
@@ -246,7 +233,6 @@ def dropout(inputs, keep_prob=0.5, noise_shape=None, is_training=True, outputs_c
 @add_arg_scope
 def one_hot_encoding(labels, num_classes, on_value=1.0, off_value=0.0, outputs_collections=None,
                      scope=None):
-    tf = _tf()
     with tf.compat.v1.name_scope(scope, "OneHotEncoding", [labels, num_classes]) as sc:
         labels = tf.convert_to_tensor(labels)
         if labels.dtype == tf.int32:
@@ -261,7 +247,6 @@ def repeat(inputs, repetitions: int, layer, *args, scope: Optional[str] = None, 
     As `slim.repeat(net, 2, slim.conv2d, 64, [3, 3], scope='conv1')` names its
     variables 'conv1/conv1_1/weights', 'conv1/conv1_2/weights'.
     """
-    tf = _tf()
     name = scope or getattr(layer, "__name__", None) or \
         getattr(getattr(layer, "func", None), "__name__", "repeat")  # a functools.partial
     with tf.compat.v1.variable_scope(scope, "Repeat", [inputs]):

@@ -12,12 +12,17 @@ scope 'SeparableConv2d', ReLU by default, and `arg_scope` applies.
 
 from __future__ import annotations
 
+import tensorflow as tf
+
 from tf1compat.contrib.arg_scope import add_arg_scope
 from tf1compat.contrib.framework import model_variable
 from tf1compat.contrib.initializers import xavier_initializer
 from tf1compat.contrib.layer_utils import collect_named_outputs, get_variable_collections
 
-_DEFAULT = object()
+# TF 1.x's defaults, the objects its signature shows.
+_RELU = tf.nn.relu
+_XAVIER = xavier_initializer()
+_ZEROS = tf.compat.v1.zeros_initializer()
 
 
 def _pair(value) -> list[int]:
@@ -32,24 +37,16 @@ def _layer_variable(name, shape, dtype, initializer, regularizer, trainable, col
 
 @add_arg_scope
 def separable_convolution2d(inputs, num_outputs, kernel_size, depth_multiplier=1, stride=1,
-                            padding="SAME", data_format="NHWC", rate=1, activation_fn=_DEFAULT,
+                            padding="SAME", data_format="NHWC", rate=1, activation_fn=_RELU,
                             normalizer_fn=None, normalizer_params=None,
-                            weights_initializer=_DEFAULT, pointwise_initializer=None,
-                            weights_regularizer=None, biases_initializer=_DEFAULT,
+                            weights_initializer=_XAVIER, pointwise_initializer=None,
+                            weights_regularizer=None, biases_initializer=_ZEROS,
                             biases_regularizer=None, reuse=None, variables_collections=None,
                             outputs_collections=None, trainable=True, scope=None):
     """A depthwise-separable 2-D convolution (see the module docstring)."""
-    import tensorflow as tf
-
     v1 = tf.compat.v1
     if data_format not in ("NHWC", "NCHW"):
         raise ValueError(f"data_format has to be either NCHW or NHWC; received {data_format!r}")
-    if activation_fn is _DEFAULT:
-        activation_fn = tf.nn.relu
-    if weights_initializer is _DEFAULT:
-        weights_initializer = xavier_initializer()
-    if biases_initializer is _DEFAULT:
-        biases_initializer = v1.zeros_initializer()
     if pointwise_initializer is None:
         pointwise_initializer = weights_initializer
     with v1.variable_scope(scope, "SeparableConv2d", [inputs], reuse=reuse) as sc:
@@ -109,8 +106,6 @@ separable_conv2d = separable_convolution2d
 @add_arg_scope
 def softmax(logits, scope=None):
     """Softmax over the last axis of logits of any rank >= 2 (shape kept)."""
-    import tensorflow as tf
-
     with tf.compat.v1.variable_scope(scope, "softmax", [logits]):
         logits = tf.convert_to_tensor(logits)
         if logits.shape.ndims is None or logits.shape.ndims < 2 or logits.shape[-1] is None:

@@ -11,6 +11,7 @@ session's GPU options for the whole process. With `train_distribute` /
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from tf1compat.compat_session import process_gpu_options
@@ -75,3 +76,8 @@ def _default_session_config() -> Any:
     from tensorflow_estimator.python.estimator import run_config
 
     return run_config.get_default_session_config()
+
+
+# The checks above take *args / **kwargs; what a caller (and `inspect`) sees are the
+# library's own parameters, TF 1.x's.
+RunConfig.__signature__ = inspect.signature(_library.RunConfig)

@@ -111,3 +111,9 @@ def _with_named_devices(method: Any) -> Any:
             return method(*args, **kwargs)
 
     return call
+
+
+# The checks above take *args / **kwargs; what a caller (and `inspect`) sees are the
+# library's own parameters, TF 1.x's.
+EstimatorSpec.__signature__ = inspect.signature(_library.EstimatorSpec)
+Estimator.__signature__ = inspect.signature(_library.Estimator)

@@ -11,6 +11,7 @@ TensorFlow's TPU initialisation.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from tf1compat.estimator import loader
@@ -49,3 +50,9 @@ class TPUEstimator(_library.TPUEstimator):
                 "run it as an Estimator on CPU/GPU (params['batch_size'] is still set from "
                 "train_batch_size / eval_batch_size / predict_batch_size)")
         super().__init__(*args, use_tpu=use_tpu, **kwargs)
+
+
+# The checks above take *args / **kwargs; what a caller (and `inspect`) sees are the
+# library's own parameters, TF 1.x's.
+RunConfig.__signature__ = inspect.signature(_library.RunConfig)
+TPUEstimator.__signature__ = inspect.signature(_library.TPUEstimator)

@@ -31,24 +31,27 @@ from tf1compat.migrate.rules.estimator import EstimatorRule
 from tf1compat.migrate.rules.graph_mode import GraphModeRule
 from tf1compat.migrate.rules.keras2 import Keras2Rule
 from tf1compat.migrate.rules.legacy_layers import LegacyLayersRule
+from tf1compat.migrate.rules.numpy1 import NumPy1Rule
 from tf1compat.migrate.rules.private_imports import PrivateImportsRule
 from tf1compat.migrate.rules.private_paths import PrivatePathsRule
 from tf1compat.migrate.rules.queue_chain import QueueChainRule
+from tf1compat.migrate.rules.scipy_misc import ScipyMiscRule
 from tf1compat.migrate.rules.session_options import SessionOptionsRule
 from tf1compat.migrate.rules.tf0_names import Tf0NamesRule
+from tf1compat.migrate.rules.tf115_positions import Tf115PositionsRule
 from tf1compat.migrate.rules.tutorials import TutorialsRule
 from tf1compat.migrate.rules.v1_namesakes import V1NamesakesRule
 from tf1compat.migrate.upgrade_v2 import upgrade
 
 # Before tf_upgrade_v2, on the script as written (lines kept in place); TF 0.x names
 # first become the 1.x names tf_upgrade_v2 knows.
-PRE_RULES = (Tf0NamesRule, ContribRule, TutorialsRule)
+PRE_RULES = (Tf0NamesRule, Tf115PositionsRule, ContribRule, TutorialsRule)
 # After it. Order matters: the session rule adds imports that graph mode must follow; names
 # from TensorFlow's own modules become public ones first (the later rules read those), and
 # the imports that left unused go last (the other rules' lines are the script's).
 RULES = (PrivatePathsRule, Keras2Rule, SessionOptionsRule, EstimatorRule, LegacyLayersRule,
-         V1NamesakesRule,
-         QueueChainRule, ApiNotesRule, GraphModeRule, PrivateImportsRule)
+         V1NamesakesRule, QueueChainRule, ApiNotesRule, GraphModeRule, NumPy1Rule, ScipyMiscRule,
+         PrivateImportsRule)
 _SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "site-packages", "node_modules"}
 
 

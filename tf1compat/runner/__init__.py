@@ -32,6 +32,7 @@ class RunSpec:
       user_roots: folders of user code beyond the script's, the working directory
         and PYTHONPATH (--user-root); see `roots`.
       library_roots: folders whose modules are libraries (--library-root).
+      numpy: '1' (user code gets NumPy 1's names and behaviours, `numpy1`) or 'current'.
     """
 
     script: str
@@ -42,6 +43,7 @@ class RunSpec:
     report_path: Optional[str] = None
     user_roots: list[str] = dataclasses.field(default_factory=list)
     library_roots: list[str] = dataclasses.field(default_factory=list)
+    numpy: str = "1"
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))

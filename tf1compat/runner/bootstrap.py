@@ -104,6 +104,10 @@ def main(spec_path: str) -> int:
     import_hook = shim.install(run_roots.user_paths(), legacy_keras=legacy_keras is not None,
                                library_roots=[r.path for r in run_roots.library
                                               if r.why == roots.LIBRARY_ROOT_FLAG])
+    from tf1compat.runner import numpy1  # loaded now, not by a signal mid-import (the report)
+
+    if spec.numpy == "1":  # user code's numpy and scipy.misc as NumPy 1 / SciPy 1.1 had them
+        numpy1.install()
     session_hook = hooks.SessionHook(SessionOptions(**spec.options), spec.override, device_hook,
                                      hooks.caller_in(import_hook.is_user_file))
     session_hook.install()
@@ -214,8 +218,9 @@ class _Run:
             report["roots"] = self.roots.to_dict()
         if self.cause is not None:
             report["cause"] = self.cause
-        from tf1compat.runner import keras2
+        from tf1compat.runner import keras2, numpy1
 
+        report["numpy1"] = numpy1.report()  # None under --numpy current
         if keras2.used or keras2.missing:
             report["keras"] = keras2.report()
         partial = self.spec.report_path + ".partial"

@@ -110,6 +110,7 @@ def format_report(report: Mapping[str, Any]) -> str:
             lines.append(f"    {', '.join(apis)}: {reason}")
     else:
         lines.append("  TF1 APIs used with no TF2 path yet: none")
+    lines.extend(_numpy_lines(report))
     if report["legacy_keras"] == LEGACY_KERAS_MISSING:
         lines.append(f"  legacy Keras (tf_keras): {LEGACY_KERAS_MISSING}")
     return "\n".join(lines)
@@ -142,4 +143,25 @@ def _root_lines(report: Mapping[str, Any]) -> list[str]:
     excluded = [r["path"] for r in roots["library"] if r["why"] != "installed"]
     if excluded:
         lines.append("  libraries by --library-root (keep TF2): " + ", ".join(excluded))
+    return lines
+
+
+def _numpy_lines(report: Mapping[str, Any]) -> list[str]:
+    """What the script took from NumPy 1 (--numpy 1): names, ragged arrays, printing."""
+    served = report.get("numpy1")
+    if not served:
+        return []
+    names = served["names"]
+    shown = ", ".join(f"{name if name.startswith('scipy.') else 'np.' + name} x{count}"
+                      for name, count in names.items())
+    lines = [f"  NumPy 1 for the script (--numpy 1, on NumPy {served['numpy']}): "
+             f"{len(names)} removed names used{': ' + shown if shown else ''}"]
+    script_dir = os.path.dirname(os.path.abspath(report["script"]))
+    ragged = served["ragged"]
+    if ragged:
+        lines.append(f"    ragged arrays made object arrays: {sum(ragged.values())} at "
+                     + ", ".join(_short_where(where, script_dir) for where in ragged))
+    threads = "" if served.get("threads_print_alike") else "; the main thread only"
+    lines.append(f"    scalars print as NumPy 1 printed them (np.set_printoptions(legacy="
+                 f"{served['print_legacy']!r}), process-wide{threads})")
     return lines

@@ -110,6 +110,12 @@ class TF1Module(types.ModuleType):
         if value is not None:  # a TF 0.x name, or a call whose 0.x arguments are read anew
             usage.served(path)
             return value
+        from tf1compat.runner import tf115_calls  # imports TensorFlow: not before the run does
+
+        value = tf115_calls.serve(path)
+        if value is not None:  # TF 1.15's parameters where TF 2.21 moved or re-defaulted them
+            usage.served(path)
+            return value
         try:
             value = getattr(self._tf1_target, name)
         except (AttributeError, ImportError) as error:  # ImportError: a lazy namespace failed

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 from typing import Any, Callable, Optional
 
@@ -180,10 +181,34 @@ def _split(target: Callable) -> Callable:
     return split
 
 
+# The 1.x functions whose first parameter was `_sentinel=None`, there to make every call
+# name its arguments: the 0.x positional order is read here instead, and the parameter kept.
+_SENTINEL_FIRST = ("nn.softmax_cross_entropy_with_logits",
+                   "nn.sparse_softmax_cross_entropy_with_logits",
+                   "nn.sigmoid_cross_entropy_with_logits")
+
+
+def _sentinel_checked(name: str, kwargs: dict) -> dict:
+    if kwargs.pop("_sentinel", None) is not None:
+        raise ValueError(f"Only call `{name.rpartition('.')[2]}` with named arguments "
+                         "(labels=..., logits=..., ...); received _sentinel=")
+    return kwargs
+
+
+def _with_sentinel(target: Callable) -> inspect.Signature:
+    """TF 1.x's signature: `_sentinel=None`, then the function's own parameters."""
+    signature = inspect.signature(target)
+    sentinel = inspect.Parameter("_sentinel", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                 default=None)
+    return signature.replace(parameters=[sentinel, *signature.parameters.values()])
+
+
 def _positional_old(name: str, target: Callable) -> Callable:
     """A function whose positional arguments are 0.x's (a 0.x name, or keyword-only in 1.x)."""
     def call(*args, **kwargs):
         kwargs = _rename_keywords(name, kwargs)
+        if name in _SENTINEL_FIRST:
+            kwargs = _sentinel_checked(name, kwargs)
         if args:
             return target(**_bind_old(name, args, kwargs))
         return target(**kwargs)
@@ -215,18 +240,22 @@ def _reverse(target: Callable, v1: Any) -> Callable:
     return reverse
 
 
-def _initializer(target: type, v1: Any) -> Callable:
-    def initializer(*args, **kwargs):
-        shape = args[0] if args else kwargs.get("shape")
-        if isinstance(shape, (list, tuple)) or type(shape).__name__ == "TensorShape" or \
-                _is_integer(shape):
-            # 0.x: the function itself, called with a shape (as get_variable calls it)
-            kwargs.pop("shape", None)
-            kwargs.pop("partition_info", None)
-            dtype = kwargs.pop("dtype", args[1] if len(args) > 1 else v1.float32)
-            return target()(shape, dtype=dtype)
-        return target(*args, **kwargs)
-    return initializer
+def _initializer(target: type, v1: Any) -> type:
+    """The 1.x class (TF 1.15's kind and signature), also callable as 0.x's function."""
+    class Initializer(target):
+        def __new__(cls, *args, **kwargs):
+            shape = args[0] if args else kwargs.get("shape")
+            if isinstance(shape, (list, tuple)) or type(shape).__name__ == "TensorShape" or \
+                    _is_integer(shape):
+                # 0.x: the function itself, called with a shape (as get_variable calls it)
+                dtype = kwargs.get("dtype", args[1] if len(args) > 1 else v1.float32)
+                return target()(shape, dtype=dtype)
+            return super().__new__(cls)
+
+    for attribute in ("__name__", "__qualname__", "__module__", "__doc__"):
+        setattr(Initializer, attribute, getattr(target, attribute))
+    Initializer.__signature__ = inspect.signature(target)
+    return Initializer
 
 
 def _wrapped(path: str, target: Any, v1: Any) -> Any:
@@ -253,8 +282,10 @@ def _serve(path: str, v1: Any) -> Any:
     for part in (tf0_names.renamed(path) or path).split("."):
         value = getattr(value, part)
     wrapped = _wrapped(path, value, v1)
-    if wrapped is not value:
+    if wrapped is not value and not isinstance(wrapped, type):
         functools.update_wrapper(wrapped, value, updated=())
+        if path in _SENTINEL_FIRST:
+            wrapped.__signature__ = _with_sentinel(value)
     return wrapped
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from typing import Any
+from typing import Any, Optional
 
 _VARIABLE = re.compile(r"^value_(\d+)$")
 SCRIPT_NAME = "surface_probe.py"
@@ -53,7 +53,9 @@ def _execute(statements: list[ast.stmt], namespace: dict[str, Any]) -> None:
     exec(code, namespace)  # noqa: S102 - the migrated probe script
 
 
-def serve(names: list[str]) -> dict[str, dict]:
+def serve(names: list[str], tf115: Optional[dict[str, dict]] = None) -> dict[str, dict]:
+    """Each name's entry after migrate; with TF 1.15's entries, the `tf.` functions and
+    classes whose signatures differ by name get "calls" too (`calls`)."""
     from tf1compat.migrate.driver import migrate_source
     from tf1compat.surface import reading
 
@@ -94,7 +96,55 @@ def serve(names: list[str]) -> dict[str, dict]:
         if header_errors and entry["kind"] == "absent":
             entry["setup_errors"] = header_errors
         entries[name] = entry
+    if tf115 is not None:
+        _add_calls(entries, tf115, namespace)
     return entries
+
+
+def _needs_calls(name: str, tf115: dict, entry: dict) -> bool:
+    from tf1compat.surface import compare
+
+    return name.startswith("tf.") and bool(tf115.get("parameters")) and \
+        compare.compare(tf115, entry).status == compare.SIGNATURE
+
+
+def _add_calls(entries: dict[str, dict], tf115: dict[str, dict],
+               namespace: dict[str, Any]) -> None:
+    """Writes, migrates and binds the TF1 calls of each name whose signature differs by
+    name; its entry gets {"forms": N, "problems": [...]}."""
+    from tf1compat.migrate.driver import migrate_source
+    from tf1compat.surface import calls, spelling
+
+    chosen = [name for name in sorted(entries) if _needs_calls(name, tf115[name], entries[name])]
+    if not chosen:
+        return
+    lines = [spelling.TF_HEADER]
+    for index, name in enumerate(chosen):
+        lines.extend(calls.statements(index, name, tf115[name]["parameters"]))
+    migrated, _ = migrate_source("\n".join(lines) + "\n", SCRIPT_NAME, "tf1compat")
+    results = {name: {"forms": 0, "problems": []} for name in chosen}
+    namespace = dict(namespace)
+    for statement in ast.parse(migrated).body:
+        found = calls.bound_call(statement)
+        if found is None:  # an import or set-up migrate added: the calls' names need it
+            try:
+                _execute([statement], namespace)
+            except (Exception, SystemExit):  # noqa: BLE001 - a call it breaks says why
+                pass
+            continue
+        index, form, call = found
+        name = chosen[index]
+        parameters = tf115[name]["parameters"]
+        passed = calls.passed_in(calls.forms(parameters)[form])
+        results[name]["forms"] += 1
+        problem = calls.problem(call, passed, parameters, namespace)
+        if problem is not None:
+            results[name]["problems"].append(problem)
+    for name, result in results.items():
+        expected = len(calls.forms(tf115[name]["parameters"]))
+        if result["forms"] < expected:
+            result["problems"].append(f"migrate left {result['forms']} of {expected} calls")
+        entries[name]["calls"] = result
 
 
 if __name__ == "__main__":

@@ -36,12 +36,15 @@ import os
 from typing import Any, Optional
 
 import numpy
+import tensorflow as tf
 
 TRAIN_IMAGES = "train-images-idx3-ubyte.gz"
 TRAIN_LABELS = "train-labels-idx1-ubyte.gz"
 TEST_IMAGES = "t10k-images-idx3-ubyte.gz"
 TEST_LABELS = "t10k-labels-idx1-ubyte.gz"
 FILES = (TRAIN_IMAGES, TRAIN_LABELS, TEST_IMAGES, TEST_LABELS)
+# TF 1.x's download address, kept as the default of `source_url` (nothing is downloaded).
+DEFAULT_SOURCE_URL = "https://storage.googleapis.com/cvdf-datasets/mnist/"
 IMAGE_MAGIC, LABEL_MAGIC = 2051, 2049
 
 Datasets = collections.namedtuple("Datasets", ["train", "validation", "test"])
@@ -98,15 +101,11 @@ def extract_labels(f, one_hot: bool = False, num_classes: int = 10) -> numpy.nda
 
 
 def _seed_numpy(seed: Optional[int]) -> None:
-    import tensorflow as tf
-
     graph_seed, op_seed = tf.compat.v1.get_seed(seed)
     numpy.random.seed(graph_seed if seed is None else op_seed)
 
 
 def _image_dtype(dtype) -> str:
-    import tensorflow as tf
-
     name = tf.as_dtype(dtype).base_dtype.name
     if name not in ("uint8", "float32"):
         raise TypeError(f"Invalid image dtype {name!r}, expected uint8 or float32")
@@ -187,9 +186,10 @@ def check_files(train_dir: str) -> None:
             "never downloads them; copy the four idx .gz files of MNIST into that folder")
 
 
-def read_data_sets(train_dir: str, fake_data: bool = False, one_hot: bool = False, dtype=None,
-                   reshape: bool = True, validation_size: int = 5000, seed: Optional[int] = None,
-                   source_url: Optional[str] = None) -> Datasets:
+def read_data_sets(train_dir: str, fake_data: bool = False, one_hot: bool = False,
+                   dtype=tf.float32, reshape: bool = True, validation_size: int = 5000,
+                   seed: Optional[int] = None,
+                   source_url: Optional[str] = DEFAULT_SOURCE_URL) -> Datasets:
     """Datasets(train, validation, test) from the four MNIST files in `train_dir`.
 
     `source_url` is accepted for compatibility and ignored: nothing is downloaded.

@@ -1,0 +1,50 @@
+"""The call-level check of migrated names: the TF1 call forms written, and each migrated call
+held against what it calls (here against plain Python functions, without TensorFlow)."""
+
+import ast
+
+from tf1compat.surface import calls
+
+# TF 1.15's tf.nn.dropout, as the committed data writes parameters.
+DROPOUT = [["x", "either"], ["keep_prob", "either", None], ["noise_shape", "either", None],
+           ["seed", "either", None], ["name", "either", None], ["rate", "either", None]]
+
+
+def tf2_dropout(x, rate=None, noise_shape=None, seed=None, name=None):
+    return x
+
+
+def _call(text):
+    return ast.parse(text).body[0].value
+
+
+def test_forms_are_positional_up_to_name_and_each_optional_alone_by_keyword():
+    found = calls.forms(DROPOUT)
+    assert found[0] == ([0, 1, 2, 3, 4], [])
+    assert found[1:] == [([0], [1]), ([0], [2]), ([0], [3]), ([0], [4]), ([0], [5])]
+    assert calls.statements(7, "tf.nn.dropout", DROPOUT)[0] == \
+        "call_7_0 = tf.nn.dropout(p_0, p_1, p_2, p_3, p_4)"
+
+
+def test_a_positional_argument_landing_on_another_parameter_is_the_problem():
+    namespace = {"dropout": tf2_dropout}
+    misread = _call("dropout(p_0, p_2, p_3, p_4, rate=1 - p_1)")
+    problem = calls.problem(misread, {0, 1, 2, 3, 4}, DROPOUT, namespace)
+    assert problem is not None and "refused by what it calls" in problem
+    shifted = _call("dropout(p_0, p_2, seed=p_3, name=p_4)")
+    assert "TF 1.15's `noise_shape` by position reaches `rate`" in \
+        calls.problem(shifted, {0, 2, 3, 4}, DROPOUT, namespace)
+
+
+def test_a_rewritten_or_renamed_argument_counts_as_passed_and_a_lost_one_does_not():
+    namespace = {"dropout": tf2_dropout}
+    good = _call("dropout(p_0, rate=1 - p_1, noise_shape=p_2, seed=p_3, name=p_4)")
+    assert calls.problem(good, {0, 1, 2, 3, 4}, DROPOUT, namespace) is None
+    lost = _call("dropout(p_0, noise_shape=p_2)")
+    assert "`keep_prob` is no longer passed" in calls.problem(lost, {0, 1, 2}, DROPOUT,
+                                                              namespace)
+
+
+def test_a_call_to_something_absent_says_why():
+    problem = calls.problem(_call("missing(p_0)"), {0}, DROPOUT, {})
+    assert "NameError" in problem
