@@ -30,6 +30,13 @@ def cached_python() -> Path:
     return Path(base) / "bin" / "python"
 
 
+def keras2_folder() -> Path:
+    """Where setup.sh installs Keras 2 for the reference (keras2-requirements.txt): a folder for
+    PYTHONPATH, $TF1COMPAT_KERAS2_REFERENCE_DIR or beside the reference's environment."""
+    given = os.environ.get("TF1COMPAT_KERAS2_REFERENCE_DIR")
+    return Path(given) if given else cached_python().parents[2] / "keras2-reference"
+
+
 def reference_python() -> Optional[Path]:
     """The reference interpreter, or None when neither the variable nor the cache gives one."""
     given = os.environ.get("TF1COMPAT_TF1_REFERENCE_PYTHON")

@@ -23,6 +23,8 @@ HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[1]
 RECORDS = HERE / "recorded"
 REQUIREMENTS = HERE / "requirements.txt"
+# The reference's Keras 2 (setup.sh installs it beside TF 1.15): in the digest of its runs only.
+KERAS2_REQUIREMENTS = HERE / "keras2-requirements.txt"
 FORMAT = 2  # bumped when what the digest covers changes: every record is then stale
 STDERR_KEPT = 4000
 # The variables of the environment that change what TF 1.15 computes or prints on a CPU
@@ -91,7 +93,7 @@ class Key:
 
     @classmethod
     def of(cls, args: list[str], cwd: Path, env: dict[str, str],
-           probe_env: Iterable[str] = ()) -> "Key":
+           probe_env: Iterable[str] = (), requirements: Iterable[Path] = ()) -> "Key":
         roots = [(str(cwd.resolve()), "<<cwd>>"), (str(REPO_ROOT), "<<repo>>")]
         paths = []
         for value in filter(None, map(_path_argument, args)):
@@ -117,6 +119,8 @@ class Key:
                     if _env_relevant(k, frozenset(probe_env))},
             "requirements": hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest(),
         }
+        for extra in requirements:  # a run that needs more than TF 1.15 (Keras 2): its pins too
+            identity[f"requirements:{extra.name}"] = hashlib.sha256(extra.read_bytes()).hexdigest()
         key.identity = identity
         key.digest = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
         return key

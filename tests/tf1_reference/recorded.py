@@ -139,7 +139,7 @@ def _log_use(digest: str) -> None:
 def run(python: os.PathLike | str, args: Sequence[str], *, cwd: os.PathLike | str,
         env: dict[str, str], timeout: float = 600, outputs: Optional[Iterable[str]] = None,
         live: bool = False, probe_env: Iterable[str] = (),
-        varies: Iterable[str] = ()) -> subprocess.CompletedProcess:
+        varies: Iterable[str] = (), requirements: Iterable[Path] = ()) -> subprocess.CompletedProcess:
     """`python ARGS` under TensorFlow 1.15, from its record where one stands for it.
 
     `outputs`: paths (absolute, or relative to `cwd`) of what the run writes that the test
@@ -148,11 +148,12 @@ def run(python: os.PathLike | str, args: Sequence[str], *, cwd: os.PathLike | st
     variables of `env` the caller sets for this probe (they count in the digest, as do the
     variables TF 1.15 reads: record_files.ENV_READ_BY_TF1). `varies`: patterns of stdout
     lines that differ from run to run (a pid), left out when a live run is held against its
-    record.
+    record. `requirements`: pinned requirement files beyond requirements.txt that the run
+    needs (record_files.KERAS2_REQUIREMENTS): their bytes count in the digest.
     """
     cwd = Path(cwd)
     case = _case()
-    key = record_files.Key.of(list(args), cwd, env, probe_env)
+    key = record_files.Key.of(list(args), cwd, env, probe_env, requirements)
     record = record_files.load(key.digest)
     reason = live_reason(case, record, live)
     _log_use(key.digest)

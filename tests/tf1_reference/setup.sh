@@ -5,7 +5,9 @@
 # The interpreter: $TF1COMPAT_TF1_PYTHON, else a Python 3.7/3.6/3.5 installed by pyenv, else
 # python3.7/python3.6/python3.5 on PATH. The virtual environment: $TF1COMPAT_TF1_REFERENCE_DIR,
 # default ${XDG_CACHE_HOME:-~/.cache}/tf1compat/tf1-reference; reused while it was built from
-# the same interpreter version and requirements.txt.
+# the same interpreter version and requirements.txt. Keras 2 (keras2-requirements.txt) goes into
+# a folder beside it, $TF1COMPAT_KERAS2_REFERENCE_DIR, default .../tf1compat/keras2-reference,
+# reused the same way; the reference's Keras 2 runs put it on PYTHONPATH.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 requirements="$here/requirements.txt"
@@ -54,5 +56,22 @@ else
     "$target/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements" >&2
     "$target/bin/python" -c "import tensorflow as tf; assert tf.__version__ == '1.15.0', tf.__version__"
     printf '%s' "$stamp" > "$target/.tf1compat-stamp"
+fi
+
+keras2_requirements="$here/keras2-requirements.txt"
+keras2="${TF1COMPAT_KERAS2_REFERENCE_DIR:-$(dirname "$target")/keras2-reference}"
+keras2_stamp="$stamp
+$(cat "$keras2_requirements")"
+if [ "$(cat "$keras2/.tf1compat-stamp" 2>/dev/null)" = "$keras2_stamp" ] && \
+        PYTHONPATH="$keras2" "$target/bin/python" -c "import keras" 2>/dev/null; then
+    echo "reusing Keras 2 for the reference at $keras2" >&2
+else
+    echo "installing Keras 2 for the reference at $keras2" >&2
+    rm -rf "$keras2"
+    "$target/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps \
+        --only-binary=:all: --target "$keras2" -r "$keras2_requirements" >&2
+    PYTHONPATH="$keras2" "$target/bin/python" -c \
+        "import keras; assert keras.__version__ == '2.3.1', keras.__version__" 2>/dev/null
+    printf '%s' "$keras2_stamp" > "$keras2/.tf1compat-stamp"
 fi
 echo "$target/bin/python"

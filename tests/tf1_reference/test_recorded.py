@@ -101,6 +101,21 @@ def test_a_changed_requirement_makes_every_record_stale(tmp_path, records, monke
         run(first, args)
 
 
+def test_a_changed_keras2_requirement_makes_only_the_keras2_runs_stale(tmp_path, records,
+                                                                      monkeypatch):
+    first, args = workspace(tmp_path / "first")
+    keras2 = tmp_path / "keras2-requirements.txt"
+    keras2.write_text(record_files.KERAS2_REQUIREMENTS.read_text())
+    monkeypatch.setenv("TF1COMPAT_TF1_RECORD", "1")
+    plain = run(first, args).stdout
+    run(first, args, requirements=[keras2])
+    monkeypatch.delenv("TF1COMPAT_TF1_RECORD")
+    keras2.write_text(keras2.read_text() + "h5py==2.9.0\n")
+    with pytest.raises(AssertionError, match="no TensorFlow 1.15 record"):
+        run(first, args, requirements=[keras2])
+    assert run(first, args).stdout == plain  # a run without Keras 2 keeps its record
+
+
 def test_what_earlier_tests_left_in_the_environment_is_no_input(tmp_path, records,
                                                                   monkeypatch):
     first, args = workspace(tmp_path / "first")

@@ -29,6 +29,7 @@ from tf1compat.migrate.rules.api_notes import ApiNotesRule
 from tf1compat.migrate.rules.contrib import NEEDED_IMPORTS, ContribRule
 from tf1compat.migrate.rules.estimator import EstimatorRule
 from tf1compat.migrate.rules.graph_mode import GraphModeRule
+from tf1compat.migrate.rules.keras2 import Keras2Rule
 from tf1compat.migrate.rules.legacy_layers import LegacyLayersRule
 from tf1compat.migrate.rules.numpy1 import NumPy1Rule
 from tf1compat.migrate.rules.private_imports import PrivateImportsRule
@@ -49,8 +50,8 @@ PRE_RULES = (Tf0NamesRule, Tf115PositionsRule, V1FallbackRule, ContribRule, Tuto
 # After it. Order matters: the session rule adds imports that graph mode must follow; names
 # from TensorFlow's own modules become public ones first (the later rules read those), and
 # the imports that left unused go last (the other rules' lines are the script's).
-RULES = (PrivatePathsRule, SessionOptionsRule, EstimatorRule, LegacyLayersRule, V1NamesakesRule,
-         QueueChainRule, ApiNotesRule, GraphModeRule, NumPy1Rule, ScipyMiscRule,
+RULES = (PrivatePathsRule, Keras2Rule, SessionOptionsRule, EstimatorRule, LegacyLayersRule,
+         V1NamesakesRule, QueueChainRule, ApiNotesRule, GraphModeRule, NumPy1Rule, ScipyMiscRule,
          PrivateImportsRule)
 _SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "site-packages", "node_modules"}
 

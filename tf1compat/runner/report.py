@@ -15,7 +15,8 @@ from typing import Any, Callable, Mapping, Optional
 from tf1compat.runner.api_notes import note_for
 from tf1compat.runner.served import STATUSES
 
-LEGACY_KERAS_MISSING = "missing: tf.layers / TF1 tf.keras need it (pip install 'tf1compat[legacy]')"
+LEGACY_KERAS_MISSING = ("missing: tf.layers / TF1 tf.keras / standalone Keras 2 need it "
+                        "(pip install 'tf1compat[legacy]')")
 
 
 def _short_where(where: str, script_dir: str) -> str:
@@ -78,6 +79,8 @@ def format_report(report: Mapping[str, Any]) -> str:
     for index, record in enumerate(sessions, 1):
         lines.append(f"    {index}. {record['kind']} at {record['where']}: "
                      f"{record['keywords'] or '(no options)'}")
+        if record.get("keras"):
+            lines.append(f"       Keras: {record['keras']}")
         sources = []
         if record.get("script"):
             sources.append("script: " + _kw(record["script"]))
@@ -92,6 +95,11 @@ def format_report(report: Mapping[str, Any]) -> str:
         shown = ", ".join(f"{r['from']} -> {r['to']} ({r['ops']} ops)" for r in remaps)
         lines.append(f"  device remaps ({','.join(report['device_map'])}): {shown or 'none applied'}")
     lines.extend(_symbol_lines(report))
+    keras = report.get("keras")
+    if keras:
+        lines.append(f"  Keras 2 names used: {len(keras['names_used'])} (Keras 2 on tf_keras)")
+        for name, hint in keras["not_served"].items():
+            lines.append(f"    not served: {name}: {hint}")
     no_path = report["no_tf2_path"]
     if no_path:
         lines.append("  TF1 APIs used with no TF2 path yet:")

@@ -42,9 +42,11 @@ class ServedHooks:
         data["roots"] = self.roots.to_dict()
         if cause is not None:
             data["cause"] = cause
-        from tf1compat.runner import numpy1
+        from tf1compat.runner import keras2, numpy1
 
         data["numpy1"] = numpy1.report()  # None under --numpy current
+        if keras2.used or keras2.missing:
+            data["keras"] = keras2.report()
         return data
 
 
@@ -93,10 +95,16 @@ def install(spec: RunSpec, code_dir: str, legacy_keras: Optional[str],
     session_hook = hooks.SessionHook(SessionOptions(**spec.options), spec.override, device_hook,
                                      (where or hooks.caller_in)(import_hook.is_user_file))
     session_hook.install()
+    views = None
     if device_map and internals_check.is_on(off, tf_internals.MAPPED_DEVICE_LISTING):
         from tf1compat.runner import device_listing
 
-        device_listing.install(device_map, session_hook.resolve, import_hook.is_user_file)
+        views = device_listing.install(device_map, session_hook.resolve,
+                                       import_hook.is_user_file)
+    from tf1compat.runner import keras2  # user code's `import keras`: Keras 2 on tf_keras
+
+    keras2.install(legacy_keras is not None, session_hook,
+                   keras2.gpu_names(views) if views is not None else None)
     if internals_check.is_on(off, tf_internals.NODE_ERROR_MESSAGE):
         hooks.hide_runner_frames()
     from tf1compat.runner import report  # noqa: F401 - loaded now, not by a signal mid-import

@@ -77,6 +77,8 @@ class SessionHook:
         self.device_hook = device_hook
         self.where = where
         self.sessions: list[dict[str, Any]] = []
+        # Called as tagger(session, record) for each new session (Keras notes its own).
+        self.taggers: list[Callable[[Any, dict[str, Any]], None]] = []
         self._lock = threading.Lock()
 
     def resolve(self, config) -> tuple[Any, dict[str, Any]]:
@@ -130,6 +132,8 @@ class SessionHook:
                 if proto is not None:
                     process_gpu_options.check(SessionOptions.from_config_proto(
                         proto, unmapped="keep"))
+                for tagger in hook.taggers:
+                    tagger(session, record)
                 with hook._lock:
                     hook.sessions.append(record)
                 return original(session, target, graph, config=proto)
