@@ -17,6 +17,9 @@ from tf1compat.migrate.findings import Finding, Kind
 _LOG = re.compile(r"^(?:.*?:)?(?P<line>\d+):(?P<col>\d+): (?P<severity>[A-Z]+): (?P<message>.*)$",
                   re.S)
 _upgrader = None
+# tf_upgrade_v2 itself raises on some calls (its fractional-pool transformer calls `.add` on
+# the list of logs when `deterministic=` is not False): the file is then left as it is.
+FAILED = "tf_upgrade_v2 failed on this file"
 
 
 def _get_upgrader():
@@ -58,8 +61,13 @@ def _finding(text: str) -> Finding:
 def upgrade(text: str, filename: str) -> tuple[str, list[Finding]]:
     """Returns tf_upgrade_v2's rewrite of `text` and its log as findings."""
     upgrader = _get_upgrader()
-    with contextlib.redirect_stdout(io.StringIO()):
-        processed, new_text, logs, errors = upgrader.update_string_pasta(text, filename)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            processed, new_text, logs, errors = upgrader.update_string_pasta(text, filename)
+    except Exception as error:  # noqa: BLE001 - tf_upgrade_v2's own bugs (see FAILED)
+        return text, [Finding(1, Kind.NOT_CONVERTED, "tf_upgrade_v2",
+                              f"{FAILED} ({type(error).__name__}: {error}); TF1 names are not "
+                              "renamed")]
     if not processed:
         reason = (logs[0].splitlines()[0] if logs else "it could not parse the file")
         return text, [Finding(1, Kind.NOTE, "tf_upgrade_v2",

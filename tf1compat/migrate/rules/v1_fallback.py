@@ -5,7 +5,8 @@ keywords, but not every TF1 argument has a TF 2 form: `tf.constant(v, dtype, sha
 verify_shape)` keeps five positional arguments that TF 2's `tf.constant` does not take,
 `verify_shape=` becomes `verify_shape_is_now_always_true=` (on purpose: to fail),
 `tf.nn.embedding_lookup(..., partition_strategy='div')` keeps an argument TF 2's lacks.
-The migrated script would stop there. Here, before tf_upgrade_v2 runs, each call of a
+The migrated script would stop there (and on `tf.nn.fractional_max_pool(...,
+deterministic=True)` tf_upgrade_v2 itself fails, so the whole file would stay unrenamed). Here, before tf_upgrade_v2 runs, each call of a
 `tf.` function whose TF 1.15 parameters differ from TF 2's is upgraded on its own; when
 what comes out does not bind to the function it then calls, the call is written as
 `tf.compat.v1.X(...)`, TF 2.21's function with TF1's parameters, which tf_upgrade_v2
@@ -24,7 +25,7 @@ import libcst as cst
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
 from tf1compat.migrate.rules.tf115_positions import tf115_entry
-from tf1compat.migrate.upgrade_v2 import upgrade
+from tf1compat.migrate.upgrade_v2 import FAILED, upgrade
 
 
 def _resolve(dotted: str) -> Any:
@@ -52,7 +53,10 @@ def _differs_from_tf2(path: str) -> bool:
 def refusal(call_code: str) -> Optional[str]:
     """Why TF 2.21 would refuse `call_code` (a `tf.X(...)` call) once tf_upgrade_v2 has
     rewritten it, or None."""
-    upgraded, _ = upgrade(f"import tensorflow as tf\n_ = {call_code}\n", "call.py")
+    upgraded, findings = upgrade(f"import tensorflow as tf\n_ = {call_code}\n", "call.py")
+    failed = [f.message for f in findings if f.message.startswith(FAILED)]
+    if failed:  # tf_upgrade_v2 leaves tf.compat.v1 calls alone: the call survives there
+        return failed[0]
     try:
         call = ast.parse(upgraded).body[-1].value
     except (SyntaxError, AttributeError, IndexError):
@@ -89,6 +93,6 @@ class V1FallbackRule(Rule):
         if why is None:
             return updated_node
         self.add(original_node, Kind.CHANGED,
-                 f"tf.{path}(...) -> tf.compat.v1.{path}(...): after tf_upgrade_v2, TF 2 "
-                 f"would refuse it ({why})")
+                 f"tf.{path}(...) -> tf.compat.v1.{path}(...): it would not run after "
+                 f"tf_upgrade_v2 ({why})")
         return updated_node.with_changes(func=cst.parse_expression(self.names.code(path)))
