@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+from typing import Optional
 
 from tf1compat.migrate.findings import Finding, Kind
 
@@ -33,6 +34,11 @@ def _get_upgrader():
         spec = tf_upgrade_v2.TFAPIChangeSpec(import_rename=False, upgrade_compat_v1_import=True)
         _upgrader = ast_edits.ASTCodeUpgrader(spec)
     return _upgrader
+
+
+def renamed_to(name: str) -> Optional[str]:
+    """The name tf_upgrade_v2 rewrites `name` (`tf.image.resize_images`) to, or None."""
+    return _get_upgrader()._api_change_spec.symbol_renames.get(name)
 
 
 def alias_keys() -> frozenset[str]:

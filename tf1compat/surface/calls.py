@@ -9,7 +9,8 @@ beside the required ones. It migrates them as one script and holds each migrated
 against the function it now calls, without calling it: the arguments must bind to that
 function's signature, every argument the TF1 call passed must still be passed (an argument
 migrate rewrote into an expression, `rate=1 - keep_prob`, counts as passed), and one
-still passed by position must land on the parameter TF 1.15 gave that position.
+still passed by position must land on the parameter TF 1.15 gave that position (or on
+one renamed in its place, as `tf.gfile.Exists(filename)` became `tf.io.gfile.exists(path)`).
 Defaults are not compared here: a TF1 call that leaves a parameter out gets TF 2's
 default, which the name-level check reports.
 """
@@ -38,6 +39,10 @@ def forms(parameters: list[list]) -> list[tuple[list[int], list[int]]]:
     names = [p[0] for p in parameters]
     upto = positional[:names.index("name") + 1] if "name" in names and \
         names.index("name") in positional else positional
+    # `_sentinel` (the cross-entropies) makes TF 1.15 refuse positional arguments from there
+    sentinel = next((i for i in upto if names[i].startswith("_")), None)
+    if sentinel is not None:
+        upto = [i for i in upto if i < sentinel]
     found = []
     if len(upto) > len(required):
         found.append((upto, required_keywords))
@@ -103,7 +108,10 @@ def problem(call: Optional[ast.Call], passed: set[int], parameters: list[list],
         if match is not None:
             expected = parameters[int(match.group(1))][0]
             landed = reached.get(id(marker))
-            if landed is not None and landed != expected:
+            tf115_names = {p[0] for p in parameters}
+            # renamed in place (`filename` -> `path`) is the same argument
+            moved = landed in tf115_names or expected in signature.parameters
+            if landed is not None and landed != expected and moved:
                 return f"{text}: TF 1.15's `{expected}` by position reaches `{landed}`"
     present = set().union(*(_placeholders(node) for node in [*call.args, *call.keywords]))
     dropped = sorted(passed - present)

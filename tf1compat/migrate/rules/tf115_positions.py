@@ -79,9 +79,17 @@ def moved_from(path: str) -> Optional[tuple[int, tuple[str, ...], frozenset[str]
     tf115 = [p[0] for p in entry["parameters"] if p[1] in _POSITIONAL_KINDS]
     import tensorflow as tf
 
+    from tf1compat.migrate.upgrade_v2 import renamed_to
+
     first, accepted = None, set()
-    for root in (tf, tf.compat.v1):
-        found = _tf2_parameters(path, root)
+    # TF 2's function of the same name, TF1's in compat.v1, and the one tf_upgrade_v2 moves
+    # the name to (`tf.image.resize_images` -> `tf.image.resize`)
+    candidates = [(path, tf), (path, tf.compat.v1)]
+    target = renamed_to(f"tf.{path}")
+    if target and target.startswith("tf.") and not target.startswith("tf.compat.v1."):
+        candidates.append((target[len("tf."):], tf))
+    for where, root in candidates:
+        found = _tf2_parameters(where, root)
         if found is None:
             continue
         accepted |= found[1]
