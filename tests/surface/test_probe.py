@@ -107,13 +107,17 @@ def test_the_headline_is_counted_from_what_was_served(probed, census):
     finally:
         flipped.verdicts["migrate"] = compare.Verdict(compare.SAME)
     assert again["served"] == result["served"] - weight.uses
+    sides = again["share_by_side"]
+    assert sides["run"] == result["share_by_side"]["run"]
+    assert sides["migrate"] == pytest.approx(result["share_by_side"]["migrate"] -
+                                             weight.uses / result["uses"])
     assert weight.name in [row["name"] for row in again["most_used_not_served"]]
 
 
 def test_the_command_prints_the_tables_and_the_headline(probed, census, monkeypatch):
     _, found = probed
     served = {side: {o.name: o.entries[side] for o in found} for side in SIDES}
-    monkeypatch.setattr(probe, "serve", lambda names, timeout=0: {
+    monkeypatch.setattr(probe, "serve", lambda names, timeout=0, tf115=None: {
         side: {name: served[side][name] for name in names} for side in SIDES})
     names = [arg for o in found for arg in ("--name", o.name)]
     out = io.StringIO()

@@ -41,6 +41,7 @@ def by_module(found: list[Outcome]) -> list[dict[str, Any]]:
 def _census(found: dict[str, Outcome], census: Iterable[Weight], absent: set[str]
             ) -> dict[str, Any]:
     total = served = lacking = 0
+    served_by_side = {side: 0 for side in SIDES}
     unserved = []
     for weight in census:
         if not all(name in found or name in absent for name in weight.spellings):
@@ -50,6 +51,9 @@ def _census(found: dict[str, Outcome], census: Iterable[Weight], absent: set[str
             lacking += weight.uses
             continue
         total += weight.uses
+        for side in SIDES:
+            if all(outcome.same(side) for outcome in present):
+                served_by_side[side] += weight.uses
         failing = [outcome for outcome in present
                    if not (outcome.same("run") and outcome.same("migrate"))]
         if not failing:
@@ -60,6 +64,8 @@ def _census(found: dict[str, Outcome], census: Iterable[Weight], absent: set[str
                          **{side: first.reason(side) for side in SIDES}})
     unserved.sort(key=lambda row: (-row["uses"], row["name"]))
     return {"uses": total, "served": served, "share": served / total if total else None,
+            "share_by_side": {side: count / total if total else None
+                              for side, count in served_by_side.items()},
             "uses_tf115_lacks": lacking, "most_used_not_served": unserved[:TOP]}
 
 
@@ -128,6 +134,9 @@ def text(data: dict[str, Any]) -> str:
     lines += ["", f"census uses served with TF 1.15's kind and signature under both run and "
                   f"migrate: {_share(census['served'], census['uses'])}"
                   f" ({census['uses_tf115_lacks']} more uses are of names TF 1.15 lacks)",
+              "census uses so served under each: " + ", ".join(
+                  f"{side} {share:.1%}" if share is not None else f"{side} -"
+                  for side, share in census["share_by_side"].items()),
               "", "most used census names not served:"]
     for row in census["most_used_not_served"]:
         lines.append(f"  {row['uses']:>5}  {row['name']}  ({row['spelling']})")
