@@ -8,6 +8,8 @@
     tf1compat launch -m examples.distributed_tf2 mwms             # a module, as python -m
     tf1compat launch --hostfile hosts.txt train.py               # print each machine's command
     tf1compat launch --hostfile hosts.txt --task worker:1 train.py   # run that one task here
+    salloc -n 3 tf1compat launch --slurm --ps 1 --workers 2 --tf1-flags train.py  # on Slurm
+    tf1compat launch --emit slurm --ps 1 --workers 2 --tf1-flags train.py > job.sh  # sbatch job.sh
 """
 
 from __future__ import annotations
@@ -70,6 +72,9 @@ def register(subparsers) -> None:
                         help="do not put the Keras multi-worker fix into the tasks (by default "
                              "every task gets it, so Keras 3 Model.fit trains under "
                              "MultiWorkerMirroredStrategy: keras-team/keras#20585)")
+    from tf1compat.cli import launch_slurm
+
+    launch_slurm.add_options(parser)
     parser.add_argument("-m", "--module", action="store_true",
                         help="SCRIPT is a module name, run as python -m SCRIPT")
     parser.add_argument("script", metavar="SCRIPT",
@@ -124,8 +129,14 @@ def hostfile_commands(cluster: Cluster, hostfile: str, program: list[str]) -> st
 
 
 def run(args: argparse.Namespace) -> int:
+    from tf1compat.cli import launch_slurm
     from tf1compat.launch.launcher import Launcher
 
+    if args.slurm or args.emit or args.slurm_args is not None or args.port_base is not None:
+        launch_slurm.check(args)
+        if args.emit:
+            return launch_slurm.emit(args)
+        return launch_slurm.run(args, command_for(args))
     tasks = None
     if args.hostfile:
         if args.workers is not None or args.ps or args.chief or args.ports or args.evaluator:

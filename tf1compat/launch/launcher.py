@@ -83,6 +83,29 @@ def tf1_flags(cluster: Cluster, task_type: str, task_index: int) -> list[str]:
     return flags
 
 
+def task_environment(base: dict, cluster: Cluster, job: str, index: int, attempt: int,
+                     keras_fix: bool, bind_host: Optional[str]) -> dict:
+    """A task's environment: `base` plus its TF_CONFIG, its name, the task fixes and (with
+    `bind_host`) the shim that confines its servers to that host. Local and Slurm tasks
+    (`tf1compat.launch.slurm_task`) get theirs from here."""
+    env = dict(base)
+    if job == EVALUATOR and job not in cluster.job_names:
+        env["TF_CONFIG"] = evaluator_tf_config_json(cluster, index)
+    else:
+        env["TF_CONFIG"] = cluster.to_tf_config_json(job, index)
+    env["TF1COMPAT_TASK"] = f"{job}:{index}"
+    env["TF1COMPAT_LAUNCH_ATTEMPT"] = str(attempt)
+    env["PYTHONUNBUFFERED"] = "1"
+    from tf1compat.launch import task_fixes
+
+    env.update(task_fixes.environment(env, keras_fix))
+    if bind_host is not None:
+        from tf1compat.launch import bindhost
+
+        env.update(bindhost.environment(bind_host, env))
+    return env
+
+
 @dataclasses.dataclass
 class Task:
     name: str
@@ -197,22 +220,8 @@ class Launcher:
         return cluster.addresses(job)[index]
 
     def _task_env(self, cluster: Cluster, job: str, index: int, attempt: int) -> dict:
-        env = dict(self.env)
-        if job == EVALUATOR and job not in cluster.job_names:
-            env["TF_CONFIG"] = evaluator_tf_config_json(cluster, index)
-        else:
-            env["TF_CONFIG"] = cluster.to_tf_config_json(job, index)
-        env["TF1COMPAT_TASK"] = f"{job}:{index}"
-        env["TF1COMPAT_LAUNCH_ATTEMPT"] = str(attempt)
-        env["PYTHONUNBUFFERED"] = "1"
-        from tf1compat.launch import task_fixes
-
-        env.update(task_fixes.environment(env, self.keras_fix))
-        if self.bind == "task":
-            from tf1compat.launch import bindhost
-
-            env.update(bindhost.environment(self._host(cluster, job, index), env))
-        return env
+        host = self._host(cluster, job, index) if self.bind == "task" else None
+        return task_environment(self.env, cluster, job, index, attempt, self.keras_fix, host)
 
     def _start(self, cluster: Cluster, attempt: int) -> None:
         tasks = self.only_tasks if self.only_tasks is not None else cluster.tasks()

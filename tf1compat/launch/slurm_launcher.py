@@ -1,0 +1,261 @@
+"""`tf1compat launch --slurm`: every task of a cluster as one srun step, supervised.
+
+One `srun --ntasks=N --distribution=block --kill-on-bad-exit=1` starts
+`tf1compat.launch.slurm_task` on every rank; each works out its own task and the whole
+cluster (`slurm_layout`), runs the script and reports on stderr. This side reads those
+reports and srun's own errors and decides when the run is over, as local launch does:
+
+- when the tasks that end the run (`launcher.default_main_jobs`: the chief with ps tasks,
+  else every chief and worker) have all exited 0, srun gets SIGTERM, which it forwards to
+  every task (ps servers never return on their own); the run succeeds;
+- when a task fails (non-zero exit, a signal, or srun reports it lost), the rest are
+  stopped and the result names the task, its rank, its node and how it ended;
+- SIGINT/SIGTERM here stop the step the same way.
+
+srun runs in its own session: a Ctrl-C at the terminal reaches this process only (srun
+takes one SIGINT as "print the tasks' states", not "stop"). If srun does not end `grace`
+seconds after SIGTERM, the step is cancelled (`scancel JOB.STEP`) and srun killed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Optional, Sequence, TextIO
+
+import tf1compat
+from tf1compat.launch.launcher import LaunchResult, default_main_jobs
+from tf1compat.launch.slurm_layout import EVALUATOR, describe_layout, step_cluster
+from tf1compat.launch.slurm_task import ENV_PLAN
+from tf1compat.runner.lifetime import die_with_parent
+from tf1compat.shared.errors import LaunchError
+
+STARTED = re.compile(r"^tf1compat launch: started (\S+) pid (\d+) at .* \(rank (\d+) on node "
+                     r"(\S+), step (\S+)\)$")
+ENDED = re.compile(r"^tf1compat launch: (\S+) \(rank (\d+) on node (\S+)\) "
+                   r"(finished|failed|stopped): (.*)$")
+CANNOT_START = re.compile(r"^tf1compat launch: rank (\d+) on node (\S+) cannot start: (.*)$")
+# srun's own report of a task it lost: "srun: error: node3: task 2: Killed"
+SRUN_LOST = re.compile(r"^srun: error: (\S+): tasks? ([\d,-]+): (.*)$")
+STOPPED_STATUS = 128 + signal.SIGTERM
+
+
+def _ranks(text: str) -> list[int]:
+    ranks = []
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        ranks += list(range(int(first), int(last or first) + 1))
+    return ranks
+
+
+class SlurmLauncher:
+    """Runs `command` as every task of `tasks` (rank order) in one srun step."""
+
+    def __init__(self, tasks: Sequence[tuple[str, int]], command: Sequence[str], *,
+                 srun_args: Sequence[str] = (), tf1_flags: bool = False, bind: str = "task",
+                 keras_fix: bool = True, port_base: Optional[int] = None, grace: float = 10.0,
+                 main_jobs: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
+                 err: Optional[TextIO] = None):
+        self.tasks = [tuple(task) for task in tasks]
+        self.plan = {"layout": self.tasks, "command": list(command), "tf1_flags": tf1_flags,
+                     "bind": bind, "keras_fix": keras_fix, "port_base": port_base,
+                     "grace": grace}
+        self.srun_args = list(srun_args)
+        self.grace = grace
+        if main_jobs:
+            self.main_jobs = tuple(main_jobs)
+        else:  # the rule of local launch, on the same jobs (the hosts do not matter to it)
+            cluster, _ = step_cluster(self.tasks, ["h"] * len(self.tasks), 1)
+            self.main_jobs = default_main_jobs(cluster) + \
+                ((EVALUATOR,) if (EVALUATOR, 0) in self.tasks else ())
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self.started: dict[str, tuple[int, str]] = {}   # task -> (rank, node)
+        self.ended: dict[str, tuple[str, str]] = {}     # task -> (outcome, how)
+        self.failures: list[str] = []
+        self.step: Optional[str] = None
+        self._stop_signal: Optional[int] = None
+        self._readers: list[threading.Thread] = []
+
+    def note(self, text: str) -> None:
+        with self._lock:
+            self.err.write(f"tf1compat launch: {text}\n")
+            self.err.flush()
+
+    def srun_command(self) -> list[str]:
+        srun = shutil.which("srun")
+        if srun is None:
+            raise LaunchError("--slurm needs Slurm's srun on PATH (run on a login or compute "
+                              "node of the cluster)")
+        return [srun, f"--ntasks={len(self.tasks)}", "--distribution=block",
+                "--kill-on-bad-exit=1", "--job-name=tf1compat-launch", *self.srun_args,
+                sys.executable, "-u", "-m", "tf1compat.launch.slurm_task"]
+
+    def srun_env(self) -> dict:
+        import json
+
+        env = dict(os.environ)
+        env[ENV_PLAN] = json.dumps(self.plan, separators=(",", ":"))
+        # Every rank imports this very tf1compat (a shared file system is assumed, as for
+        # the script): its folder first on the tasks' PYTHONPATH.
+        root = str(Path(tf1compat.__file__).resolve().parent.parent)
+        paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and p != root]
+        env["PYTHONPATH"] = os.pathsep.join([root, *paths])
+        env["PYTHONUNBUFFERED"] = "1"
+        return env
+
+    # -- reading srun's output -------------------------------------------------------
+
+    def _name_of_rank(self, rank: int) -> str:
+        job, index = self.tasks[rank] if 0 <= rank < len(self.tasks) else ("rank", rank)
+        return f"{job}:{index}"
+
+    def _read(self, stream, sink: TextIO, parse: bool) -> None:
+        for raw in iter(stream.readline, b""):
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            with self._changed:
+                sink.write(f"{line}\n")
+                sink.flush()
+                if parse:
+                    self._parse(line)
+                self._changed.notify_all()
+        stream.close()
+
+    def _parse(self, line: str) -> None:
+        match = STARTED.match(line)
+        if match:
+            self.started[match.group(1)] = (int(match.group(3)), match.group(4))
+            self.step = match.group(5)
+            return
+        match = ENDED.match(line)
+        if match:
+            name, rank, node, outcome, how = match.groups()
+            self.ended[name] = (outcome, how)
+            if outcome == "failed":
+                self.failures.append(f"task {name} (rank {rank} on node {node}) failed: {how}")
+            return
+        match = CANNOT_START.match(line)
+        if match:
+            rank, node, why = match.groups()
+            self.failures.append(f"task {self._name_of_rank(int(rank))} (rank {rank} on node "
+                                 f"{node}) cannot start: {why}")
+            return
+        match = SRUN_LOST.match(line)
+        if match:
+            node, ranks, how = match.groups()
+            for rank in _ranks(ranks):
+                name = self._name_of_rank(rank)
+                if name not in self.ended and self._stop_signal is None and not self._done():
+                    self.ended[name] = ("failed", how)
+                    self.failures.append(f"task {name} (rank {rank} on node {node}) failed: "
+                                         f"{how} (reported by srun)")
+
+    def _done(self) -> bool:
+        main = [f"{job}:{index}" for job, index in self.tasks if job in self.main_jobs]
+        return bool(main) and all(self.ended.get(name, ("",))[0] == "finished" for name in main)
+
+    # -- stopping ---------------------------------------------------------------------
+
+    def _stop(self, srun: subprocess.Popen) -> None:
+        if srun.poll() is None:
+            srun.send_signal(signal.SIGTERM)
+        try:
+            srun.wait(timeout=self.grace + 5)
+            return
+        except subprocess.TimeoutExpired:
+            pass
+        if self.step and shutil.which("scancel"):
+            subprocess.run(["scancel", "--signal=KILL", self.step], capture_output=True,
+                           timeout=60)
+        try:
+            srun.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            srun.kill()
+            srun.wait()
+
+    def _on_signal(self, signum, frame) -> None:
+        self._stop_signal = signum
+        with self._changed:
+            self._changed.notify_all()
+
+    # -- running ----------------------------------------------------------------------
+
+    def run(self) -> LaunchResult:
+        command, env = self.srun_command(), self.srun_env()
+        self.note(f"srun step of {len(self.tasks)} tasks ({describe_layout(self.tasks)}): "
+                  + " ".join(command[:6 + len(self.srun_args)]))
+        previous = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                previous[sig] = signal.signal(sig, self._on_signal)
+        srun = subprocess.Popen(die_with_parent(command, env), env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
+        self._readers = readers = [threading.Thread(target=self._read, args=(srun.stdout, self.out, False),
+                                    daemon=True),
+                   threading.Thread(target=self._read, args=(srun.stderr, self.err, True),
+                                    daemon=True)]
+        for reader in readers:
+            reader.start()
+        try:
+            result = self._supervise(srun)
+        finally:
+            self._stop(srun)
+            for reader in readers:
+                reader.join(timeout=5)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+        return result
+
+    def _supervise(self, srun: subprocess.Popen) -> LaunchResult:
+        while True:
+            with self._changed:
+                self._changed.wait(timeout=0.2)
+                failures, done = list(self.failures), self._done()
+            if self._stop_signal is not None:
+                name = signal.Signals(self._stop_signal).name
+                self.note(f"received {name}: stopping every task")
+                return LaunchResult(128 + self._stop_signal, interrupted=True,
+                                    message=f"interrupted by {name}")
+            if failures:
+                self.note(f"{failures[0]}; stopping the other tasks")
+                return LaunchResult(self._status_of(failures[0]), failures[0].split()[1],
+                                    message=failures[0])
+            if done:
+                rest = [name for name in self.started if name not in self.ended]
+                if rest:
+                    main = [name for name in self.ended if name.split(":")[0] in self.main_jobs]
+                    self.note(f"{', '.join(main)} finished; stopping {', '.join(rest)}")
+                return LaunchResult(0, message="every task finished")
+            if srun.poll() is not None:
+                for reader in self._readers:  # srun's last lines may say what ended
+                    reader.join(timeout=5)
+                with self._lock:
+                    if self.failures or self._done():
+                        continue
+                code = srun.returncode
+                message = (f"srun exited {code} before every task had finished "
+                           f"(started: {', '.join(self.started) or 'none'}); see srun's "
+                           "message above")
+                return LaunchResult(code or 1, message=message)
+
+    @staticmethod
+    def _status_of(failure: str) -> int:
+        match = re.search(r"exit code (\d+)", failure)
+        if match:
+            return int(match.group(1)) or 1
+        match = re.search(r"killed by (SIG[A-Z0-9]+)", failure)
+        if match:
+            return 128 + signal.Signals[match.group(1)].value
+        if "Killed" in failure:
+            return 128 + signal.SIGKILL
+        return 1
