@@ -26,7 +26,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Optional, Sequence, TextIO
 

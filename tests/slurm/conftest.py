@@ -1,0 +1,52 @@
+"""The session's real one-node Slurm cluster (tests/slurm/slurm_cluster.py).
+
+Skipped, with the reason, where Slurm's or munge's programs are missing or this is not
+root (slurmd starts each task as the job's user); under CI (TF1COMPAT_REQUIRE_SLURM=1,
+set by .ci/run, which installs them) those are failures instead. Every test that uses
+the fixture runs in one xdist worker (tests/conftest.py groups them as "slurm").
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from slurm_cluster import Cluster, missing_programs  # noqa: E402
+
+from budgets import budget  # noqa: E402
+
+START_IDLE_S = 15  # slurmctld + slurmd to an idle node: about 2 s on an idle machine
+
+
+def _unavailable() -> str | None:
+    missing = missing_programs()
+    if missing:
+        return (f"Slurm is not installed ({', '.join(missing)} missing): apt-get install "
+                "slurm-wlm munge")
+    if os.geteuid() != 0:
+        return "the test Slurm runs slurmd as root (it starts tasks as the job's user)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def slurm_cluster():
+    """A started one-node cluster; `.client_env()` is what a client needs to use it."""
+    reason = _unavailable()
+    if reason:
+        if os.environ.get("TF1COMPAT_REQUIRE_SLURM") == "1":
+            pytest.fail(f"TF1COMPAT_REQUIRE_SLURM=1 but {reason}")
+        pytest.skip(reason)
+    base = Path(tempfile.mkdtemp(prefix="tf1compat-slurm-"))
+    cluster = Cluster(base)
+    try:
+        cluster.start(budget(START_IDLE_S, floor=START_IDLE_S))
+        yield cluster
+    finally:
+        cluster.stop()
+        shutil.rmtree(base, ignore_errors=True)

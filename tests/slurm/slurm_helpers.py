@@ -1,0 +1,68 @@
+"""Running `tf1compat launch --slurm` on the test cluster, and finding what it left behind."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+from budgets import budget, describe
+from isolated import REPO_ROOT
+
+# A test's runs carry this variable (a fresh value each run): any process that still has it
+# once the run is over was left behind, whoever its parent.
+RUN_MARK = "TF1COMPAT_TEST_SLURM_RUN"
+
+
+def launch_env(cluster, extra: dict | None = None) -> dict:
+    env = cluster.client_env()
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    env[RUN_MARK] = uuid.uuid4().hex
+    env.update(extra or {})
+    return env
+
+
+def salloc_launch(cluster, ntasks: int, *launch_args: str, env: dict | None = None
+                  ) -> subprocess.Popen:
+    """`salloc --ntasks=N tf1compat launch ARGS` in its own process group, output merged."""
+    return subprocess.Popen(
+        ["salloc", f"--ntasks={ntasks}", sys.executable, "-m", "tf1compat.cli.main", "launch",
+         *launch_args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=str(REPO_ROOT), env=env if env is not None else launch_env(cluster),
+        start_new_session=True)
+
+
+def marked_processes(mark: str) -> list[int]:
+    """Processes whose environment holds RUN_MARK=mark (zombies excluded)."""
+    found = []
+    needle = f"{RUN_MARK}={mark}".encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if needle not in (entry / "environ").read_bytes().split(b"\0"):
+                continue
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def wait_until_empty(what, idle_seconds: float) -> list:
+    """Polls `what()` until it returns an empty list; returns what was left at the end."""
+    started = time.monotonic()
+    deadline = started + budget(idle_seconds, floor=idle_seconds)
+    left = what()
+    while left and time.monotonic() < deadline:
+        time.sleep(0.2)
+        left = what()
+    if left:
+        print(f"still there after {describe(time.monotonic() - started, idle_seconds, idle_seconds)}:"
+              f" {left}")
+    return left
