@@ -28,6 +28,7 @@ _EXPORTS = {
     "memory_limit_mib": "modern.inventory",
     "Placement": "tf1compat.shared.placement",
     "RuntimeAlreadyInitializedError": "tf1compat.shared.errors",
+    "slurm_cluster_resolver": "modern.slurm",
 }
 
 __all__ = sorted(_EXPORTS)

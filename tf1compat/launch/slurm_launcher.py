@@ -43,7 +43,7 @@ ENDED = re.compile(r"^tf1compat launch: (\S+) \(rank (\d+) on node (\S+)\) "
 CANNOT_START = re.compile(r"^tf1compat launch: rank (\d+) on node (\S+) cannot start: (.*)$")
 # srun's own report of a task it lost: "srun: error: node3: task 2: Killed"
 SRUN_LOST = re.compile(r"^srun: error: (\S+): tasks? ([\d,-]+): (.*)$")
-STOPPED_STATUS = 128 + signal.SIGTERM
+SRUN_OWN = re.compile(r"^(srun: |slurmstepd(-\S+)?: )")
 
 
 def _ranks(text: str) -> list[int]:
@@ -84,6 +84,7 @@ class SlurmLauncher:
         self.step: Optional[str] = None
         self._stop_signal: Optional[int] = None
         self._readers: list[threading.Thread] = []
+        self._ended_well = False
 
     def note(self, text: str) -> None:
         with self._lock:
@@ -122,8 +123,11 @@ class SlurmLauncher:
         for raw in iter(stream.readline, b""):
             line = raw.decode("utf-8", "replace").rstrip("\n")
             with self._changed:
-                sink.write(f"{line}\n")
-                sink.flush()
+                # srun's own account of the stop launch asked for after a successful run
+                # ("forcing job termination", "tasks 0,2: Killed") would read as a failure.
+                if not (parse and self._ended_well and SRUN_OWN.match(line)):
+                    sink.write(f"{line}\n")
+                    sink.flush()
                 if parse:
                     self._parse(line)
                 self._changed.notify_all()
@@ -165,6 +169,16 @@ class SlurmLauncher:
     # -- stopping ---------------------------------------------------------------------
 
     def _stop(self, srun: subprocess.Popen) -> None:
+        # SIGTERM to every task of the step first (each stops its script's process group
+        # and exits, then srun does): srun's own reaction to SIGTERM is SIGKILL to the step.
+        if srun.poll() is None and self.step and shutil.which("scancel"):
+            subprocess.run(["scancel", "--signal=TERM", self.step], capture_output=True,
+                           timeout=60)
+            try:
+                srun.wait(timeout=self.grace + 5)
+                return
+            except subprocess.TimeoutExpired:
+                pass
         if srun.poll() is None:
             srun.send_signal(signal.SIGTERM)
         try:
@@ -191,7 +205,7 @@ class SlurmLauncher:
     def run(self) -> LaunchResult:
         command, env = self.srun_command(), self.srun_env()
         self.note(f"srun step of {len(self.tasks)} tasks ({describe_layout(self.tasks)}): "
-                  + " ".join(command[:6 + len(self.srun_args)]))
+                  + " ".join(command))
         previous = {}
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
@@ -230,6 +244,8 @@ class SlurmLauncher:
                 return LaunchResult(self._status_of(failures[0]), failures[0].split()[1],
                                     message=failures[0])
             if done:
+                with self._lock:
+                    self._ended_well = True
                 rest = [name for name in self.started if name not in self.ended]
                 if rest:
                     main = [name for name in self.ended if name.split(":")[0] in self.main_jobs]
