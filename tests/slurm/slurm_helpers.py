@@ -66,3 +66,12 @@ def wait_until_empty(what, idle_seconds: float) -> list:
         print(f"still there after {describe(time.monotonic() - started, idle_seconds, idle_seconds)}:"
               f" {left}")
     return left
+
+
+def children(pid: int) -> list[int]:
+    """The direct children of `pid` (Linux /proc)."""
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(part) for part in text.split()]

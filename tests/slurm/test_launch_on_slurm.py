@@ -16,7 +16,7 @@ import pytest
 from isolated import REPO_ROOT
 from launch_helpers import finish, kill_group, kill_tasks, read_until, task_pids, \
     wait_gone, write_script
-from slurm_helpers import RUN_MARK, launch_env, marked_processes, salloc_launch, \
+from slurm_helpers import RUN_MARK, children, launch_env, marked_processes, salloc_launch, \
     wait_until_empty
 
 pytestmark = [pytest.mark.slurm, pytest.mark.timeout(240)]
@@ -117,6 +117,28 @@ def test_a_killed_task_is_named_with_its_rank_node_and_signal(slurm_cluster, tmp
         assert errors == [f"tf1compat: error: task worker:1 (rank 2 on node {node}) failed: "
                           "killed by SIGKILL (exit status 137)"], "\n".join(lines)
         assert wait_gone(task_pids(lines).values(), 10) == []
+        _nothing_left(slurm_cluster, env, lines)
+    finally:
+        kill_group(process)
+        kill_tasks(lines)
+
+
+def test_ctrl_c_to_launch_stops_every_task_and_the_step(slurm_cluster, tmp_path):
+    script = write_script(tmp_path, "sleep.py", "import time\nprint('up', flush=True)\n"
+                                                "time.sleep(300)\n")
+    env = launch_env(slurm_cluster)
+    process, lines = salloc_launch(slurm_cluster, 3, "--slurm", "--ps", "1", "--workers", "2",
+                                   "--grace", "2", str(script), env=env), []
+    try:
+        while len(task_pids(lines)) < 3:
+            read_until(process, r"started \S+ pid", 60, lines)
+        (launch,) = children(process.pid)  # salloc's one child: launch itself
+        os.kill(launch, signal.SIGINT)
+        status = finish(process, 60, lines)
+        assert status == 128 + signal.SIGINT, "\n".join(lines)
+        assert "tf1compat launch: interrupted by SIGINT" in lines
+        stopped = [line for line in lines if re.search(r"\) stopped: killed by SIGTERM$", line)]
+        assert len(stopped) == 3, "\n".join(lines)
         _nothing_left(slurm_cluster, env, lines)
     finally:
         kill_group(process)

@@ -28,7 +28,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "launch", help="start one process per task (TF_CONFIG set) and supervise them",
         description="Start one process per task of a TensorFlow cluster on this machine, with "
-                    "free loopback ports and each task's TF_CONFIG; prefix each output line "
+                    "free loopback ports (or, with --slurm, as the Slurm tasks of one srun "
+                    "step) and each task's TF_CONFIG; prefix each output line "
                     "with the task name; stop every task when one fails or on Ctrl-C. "
                     "WARNING: TensorFlow's gRPC servers have no authentication: anyone who "
                     "can reach a task's port can run code in it. Keep --host on loopback or "

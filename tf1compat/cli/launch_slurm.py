@@ -50,8 +50,10 @@ def check(args: argparse.Namespace) -> None:
         raise LaunchError("--emit slurm writes a script that uses --slurm: give one of them")
     local_only = [name for name, given in (
         ("--hostfile", args.hostfile), ("--task", args.task), ("--ports", args.ports),
-        ("--host", args.host != "127.0.0.1"), ("--max-restarts", args.max_restarts))
-        if given]
+        ("--host", args.host != "127.0.0.1")) if given]
+    if args.max_restarts:
+        raise LaunchError(f"--max-restarts {args.max_restarts} cannot go with --slurm or --emit "
+                          "slurm yet: a failed step ends the run (resubmit the job)")
     if local_only:
         raise LaunchError(f"{'/'.join(local_only)} cannot go with --slurm or --emit slurm: "
                           "Slurm gives the hosts and launch the ports (--port-base)")

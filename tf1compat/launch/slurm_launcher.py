@@ -258,9 +258,15 @@ class SlurmLauncher:
                     if self.failures or self._done():
                         continue
                 code = srun.returncode
-                message = (f"srun exited {code} before every task had finished "
-                           f"(started: {', '.join(self.started) or 'none'}); see srun's "
-                           "message above")
+                stopped = [name for name, (outcome, _) in self.ended.items()
+                           if outcome == "stopped"]
+                if stopped:  # SIGTERM that launch did not send: scancel, or salloc ending
+                    message = (f"{', '.join(stopped)} stopped from outside launch (the job "
+                               "was cancelled, or its allocation ended)")
+                else:
+                    message = (f"srun exited {code} before every task had finished "
+                               f"(started: {', '.join(self.started) or 'none'}); see srun's "
+                               "message above")
                 return LaunchResult(code or 1, message=message)
 
     @staticmethod
