@@ -3,6 +3,8 @@
 The first cases need no Slurm at all; the allocation that is too small is a real one.
 """
 
+import socket
+
 import pytest
 
 from isolated import run_cli
@@ -76,3 +78,27 @@ def test_more_tasks_than_the_allocation_has_is_named(slurm_cluster, tmp_path):
     finally:
         kill_group(process)
 
+
+
+@pytest.mark.slurm
+def test_a_taken_port_is_named_with_its_node_and_task(slurm_cluster, tmp_path):
+    script = write_script(tmp_path, "sleep.py", "import time\ntime.sleep(300)\n")
+    env = launch_env(slurm_cluster)
+    with socket.socket() as holder:  # what another job on the node would hold
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        taken = holder.getsockname()[1]
+        process, lines = salloc_launch(slurm_cluster, 3, "--slurm", "--ps", "1", "--workers",
+                                       "2", "--grace", "2", "--port-base", str(taken - 1),
+                                       str(script), env=env), []
+        try:
+            status = finish(process, 60, lines)
+        finally:
+            kill_group(process)
+    node = slurm_cluster.node
+    errors = [line for line in lines if line.startswith("tf1compat: error")]
+    assert status == 1 and errors == [
+        f"tf1compat: error: task worker:0 (rank 1 on node {node}) cannot start: port {taken} "
+        f"on node {node} (worker:0, rank 1) is already in use (another job on this node?); "
+        "pass --port-base with a free range (exit status 1)"], "\n".join(lines)
+    assert wait_until_empty(slurm_cluster.queue, 10) == []

@@ -30,8 +30,8 @@ import time
 from tf1compat.launch import slurm_layout
 from tf1compat.launch.launcher import describe_exit, exit_status, task_environment, tf1_flags
 from tf1compat.runner.lifetime import die_with_parent
-from tf1compat.shared.cluster_spec import port_in_use
-from tf1compat.shared.errors import Tf1CompatError
+from tf1compat.shared.cluster_spec import EVALUATOR, port_in_use
+from tf1compat.shared.errors import LaunchError, Tf1CompatError
 
 ENV_PLAN = "TF1COMPAT_SLURM_PLAN"
 NOTE = "tf1compat launch: "
@@ -62,7 +62,7 @@ def prepare(plan: dict, env: dict) -> tuple[str, list[str], dict, str]:
     hosts = slurm_layout.step_hosts(env)
     node = env.get("SLURMD_NODENAME") or socket.gethostname()
     if not _same_node(hosts[rank], node):
-        raise slurm_layout.LaunchError(
+        raise LaunchError(
             f"rank {rank} runs on node {node}, but block distribution puts it on "
             f"{hosts[rank]}: the step was not started with --distribution=block")
     base = plan.get("port_base") or slurm_layout.default_port_base(env.get("SLURM_JOB_ID", "0"))
@@ -70,22 +70,23 @@ def prepare(plan: dict, env: dict) -> tuple[str, list[str], dict, str]:
     job, index = tasks[rank]
     name = f"{job}:{index}"
     address = f"{hosts[rank]}:{ports[rank]}"
-    if job != slurm_layout.EVALUATOR:
+    if job != EVALUATOR:
         try:
             busy = port_in_use(hosts[rank], ports[rank])
         except OSError:
             busy = False
         if busy:
-            raise slurm_layout.LaunchError(
+            raise LaunchError(
                 f"port {ports[rank]} on node {node} ({name}, rank {rank}) is already in use "
                 "(another job on this node?); pass --port-base with a free range")
     bind_host = hosts[rank] if plan.get("bind", "task") == "task" else None
     task_env = task_environment(env, cluster, job, index, 1, plan.get("keras_fix", True),
                                 bind_host)
+    task_env.pop(ENV_PLAN, None)  # launch's business, not the script's
     command = list(plan["command"])
     if plan.get("tf1_flags"):
         command += tf1_flags(cluster, job, index)
-    return name, command, task_env, address if job != slurm_layout.EVALUATOR \
+    return name, command, task_env, address if job != EVALUATOR \
         else f"{hosts[rank]} (no server)"
 
 
