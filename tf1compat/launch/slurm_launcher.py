@@ -196,9 +196,9 @@ class SlurmLauncher:
             srun.wait()
 
     def _on_signal(self, signum, frame) -> None:
+        # No lock here: the handler runs in the main thread, which may hold it; the
+        # supervising loop wakes within 0.2 s anyway.
         self._stop_signal = signum
-        with self._changed:
-            self._changed.notify_all()
 
     # -- running ----------------------------------------------------------------------
 
@@ -213,17 +213,16 @@ class SlurmLauncher:
         srun = subprocess.Popen(die_with_parent(command, env), env=env, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                                 start_new_session=True)
-        self._readers = readers = [threading.Thread(target=self._read, args=(srun.stdout, self.out, False),
-                                    daemon=True),
-                   threading.Thread(target=self._read, args=(srun.stderr, self.err, True),
-                                    daemon=True)]
-        for reader in readers:
+        self._readers = [
+            threading.Thread(target=self._read, args=(srun.stdout, self.out, False), daemon=True),
+            threading.Thread(target=self._read, args=(srun.stderr, self.err, True), daemon=True)]
+        for reader in self._readers:
             reader.start()
         try:
             result = self._supervise(srun)
         finally:
             self._stop(srun)
-            for reader in readers:
+            for reader in self._readers:
                 reader.join(timeout=5)
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
