@@ -170,3 +170,18 @@ def test_the_emitted_batch_script_runs_the_same_layout_under_sbatch(slurm_cluste
     assert seen["ps:0"]["argv"][:2] == ["--job_name=ps", "--task_index=0"]
     assert "tf1compat launch: done: every task finished" in lines
     _nothing_left(slurm_cluster, env, lines)
+
+
+def test_outside_an_allocation_srun_asks_for_one_with_the_slurm_args(slurm_cluster, tmp_path):
+    script = write_script(tmp_path, "echo.py", ECHO)
+    env = launch_env(slurm_cluster)
+    result = subprocess.run(
+        [sys.executable, "-m", "tf1compat.cli.main", "launch", "--slurm",
+         "--slurm-args=--time=5 --nodes=1", "--workers", "2", str(script)],
+        capture_output=True, text=True, cwd=str(REPO_ROOT), env=env, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    seen = _documents(result.stdout.splitlines())
+    assert sorted(seen) == ["worker:0", "worker:1"]
+    assert "--time=5 --nodes=1 " in result.stderr  # srun got them
+    lines = result.stdout.splitlines() + result.stderr.splitlines()
+    _nothing_left(slurm_cluster, env, lines)
