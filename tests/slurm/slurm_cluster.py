@@ -10,10 +10,11 @@ slurmctld and slurmd. The node declares `CPUS` task slots whatever the machine h
 (`SlurmdParameters=config_overrides`): a 2-core machine still runs a 1 ps + 2 worker
 cluster (the tasks mostly wait on each other) without `--overcommit` on every command.
 
-Two slurmd on one host (a two-node cluster on one machine) need Slurm built with
---enable-multiple-slurmd; Debian's slurm-wlm 22.05 is not ("slurmd: error: Multiple slurmd
-support not enabled" is what `slurmd -N` of a second node gives there), so the tests
-run one node with several tasks.
+Two slurmd on one host do work with Debian's slurm-wlm 22.05 (`slurmd -N n1`, `slurmd -N n2`,
+each node with its own Port and `NodeHostname` of this machine: `srun -N 2` ran one task on
+each). The tests still run one node with several tasks: two such nodes share one address,
+so the per-node port rule of `launch --slurm` (base + local rank) would give two tasks the
+same port, and their names (n1, n2) resolve nowhere unless /etc/hosts is changed.
 """
 
 from __future__ import annotations
