@@ -43,7 +43,7 @@ _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>```+)(?P<info>.*)$")
 # TensorFlow's C++ start-up lines (absl's format, and the lines before absl is set up): they
 # come whatever TF_CPP_MIN_LOG_LEVEL says, and they are not what the docs describe.
 _NATIVE_LOG = re.compile(
-    r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S+:\d+\]|^WARNING: All log messages before absl"
+    r"^[IWEF]\d{4} [\d:.]+ +\d+ \S+:\d+\]|^WARNING: All log messages before absl"
     r"|^To enable the following instructions: ")
 
 

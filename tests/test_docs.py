@@ -199,7 +199,7 @@ def _verb_parsers() -> dict[str, object]:
 @pytest.mark.parametrize("verb", sorted(_verb_parsers()))
 def test_help_ends_with_the_docs_page_of_the_verb(verb):
     text = _verb_parsers()[verb].format_help()
-    last = [line for line in text.splitlines() if line.strip()][-1]
+    last = " ".join(text.strip().split("\n\n")[-1].split())  # the last paragraph, unwrapped
     pages = re.findall(r"(?:docs/[\w.-]+\.md|README\.md)", last)
     assert pages, f"`{verb} --help` ends with {last!r}, naming no docs page"
     for page in pages:

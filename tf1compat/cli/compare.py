@@ -28,7 +28,8 @@ FORMS = ("tf1", "tf2")
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "compare", epilog=docs_pages.epilog("compare"), help="run every example in its TF1 and TF2 form and compare the results",
+        "compare", epilog=docs_pages.epilog("compare"),
+        help="run every example in its TF1 and TF2 form and compare the results",
         description="Run each example twice, as TF1 code (tf1compat) and as TF2 code (modern), "
                     "each in its own process, and print the results side by side. Exits 1 "
                     "when a pair disagrees or a form fails. With --script SCRIPT [ARGS] "

@@ -22,7 +22,8 @@ _PACKAGES = ("tf1compat", "tensorflow", "keras", "tf_keras", "numpy", "protobuf"
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "doctor", epilog=docs_pages.epilog("doctor"), help="report versions, devices and settings that affect TF1 code",
+        "doctor", epilog=docs_pages.epilog("doctor"),
+        help="report versions, devices and settings that affect TF1 code",
         description="Print TensorFlow, Keras and Python versions, the CUDA/cuDNN build, the "
                     "physical and logical devices, the environment variables that change "
                     "device behaviour, and which optional parts (legacy Keras, HDFS) work.")

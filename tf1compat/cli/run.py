@@ -15,7 +15,8 @@ from tf1compat.cli import docs_pages
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "run", epilog=docs_pages.epilog("run"), help="run an unmodified TF1 script on TF 2.21",
+        "run", epilog=docs_pages.epilog("run"),
+        help="run an unmodified TF1 script on TF 2.21",
         description="Run a TF1 script as it is, in its own process: `import tensorflow` gives it "
                     "TF1 (graph mode, tf.Session, tf.app.flags, tf.train, tf.layers through "
                     "tf_keras; tf.contrib's common names and the old MNIST reader from "
