@@ -204,3 +204,30 @@ def test_help_ends_with_the_docs_page_of_the_verb(verb):
     assert pages, f"`{verb} --help` ends with {last!r}, naming no docs page"
     for page in pages:
         assert (REPO_ROOT / page).is_file(), page
+
+
+def _slug(heading: str) -> str:
+    """A heading's anchor as GitHub writes it."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_link_between_the_pages_reaches_a_page_and_heading():
+    broken = []
+    for page in docs_blocks.PAGES:
+        text = page.read_text()
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"^[a-z]+://", target):
+                continue
+            path, _, anchor = target.partition("#")
+            linked = (page.parent / path).resolve() if path else page
+            if not linked.is_file():
+                broken.append(f"{page.name}: {target}: no such file")
+                continue
+            headings = re.findall(r"^#+ (.*)$", linked.read_text(), re.M)
+            if anchor and anchor not in {_slug(heading) for heading in headings}:
+                broken.append(f"{page.name}: {target}: no such heading")
+    assert not broken, "\n".join(broken)
+    readme = (REPO_ROOT / "README.md").read_text()
+    unlinked = [page.name for page in docs_blocks.PAGES[1:] if f"(docs/{page.name}" not in readme]
+    assert not unlinked, f"README.md does not link {unlinked}"
+    assert _slug("`tf.contrib` by the numbers") == "tfcontrib-by-the-numbers"
