@@ -51,6 +51,12 @@ def test_every_block_says_what_it_is_and_is_well_formed():
     found = [f"{block.where}: {problem}" for block in BLOCKS
              for problem in docs_blocks.problems(block)]
     assert not found, "\n".join(found)
+    # A file block is tested through the commands that use it: one on its page must name it.
+    unused = [block.where for block in BLOCKS if block.file_name and not any(
+        block.file_name in command for other in docs_blocks.blocks_of(block.page)
+        if other.language == "console" and other.covered_by is None
+        for command, _ in docs_blocks.commands_and_output(other))]
+    assert not unused, f"file blocks no command of their page uses: {unused}"
 
 
 def test_a_block_without_an_info_string_is_refused(tmp_path):
