@@ -11,13 +11,14 @@ import pytest  # noqa: E402
 
 # Tests whose outcome depends on Grappler's and oneDNN's rewrites or on float round-off, as
 # they run in CI a second time with TF_ENABLE_ONEDNN_OPTS=0 (`-m rewrites`): placement, towers,
-# layer placement, the example pairs (`compare`), the legacy corpus and the README's examples.
+# layer placement, the example pairs (`compare`), the legacy corpus (test_docs.py marks the
+# placement example of docs/placement.md itself).
 # (The contrib, seq2seq and layer-norm reference tests that are sensitive to it parametrize
 # both settings themselves.)
 REWRITE_SENSITIVE = (
     "foundation/test_placement_fusion.py", "foundation/test_placement_data.py",
     "foundation/test_session.py", "foundation/test_configure.py", "towers/", "layers/",
-    "compare/", "test_legacy_corpus.py", "test_readme.py",
+    "compare/", "test_legacy_corpus.py",
 )
 TESTS = Path(__file__).resolve().parent
 

@@ -4,7 +4,7 @@
   `tf1compat.shared.tf_internal_table`, and every declaration is used;
 - `check()` finds each declared name in this TensorFlow, and reports each one
   missing when it is taken away (one test per declared name);
-- the README's table is the declarations'.
+- the table in docs/command-line.md is the declarations'.
 """
 
 from __future__ import annotations
@@ -127,10 +127,10 @@ def test_quiet_deprecations_is_a_no_op_without_tensorflows_silence(monkeypatch):
         pass
 
 
-def test_readme_table_is_the_declarations():
-    readme = (ROOT / "README.md").read_text()
+def test_the_docs_table_is_the_declarations():
+    readme = (ROOT / "docs" / "command-line.md").read_text()
     match = re.search(r"<!-- tf-internals:start -->\n(.*?)\n<!-- tf-internals:end -->", readme,
                       re.S)
-    assert match, "README lost its tf-internals markers"
+    assert match, "docs/command-line.md lost its tf-internals markers"
     assert match.group(1) == tf_internals.markdown_table(), \
-        "README's internals table drifted: paste tf_internals.markdown_table() between the markers"
+        "docs/command-line.md's internals table drifted: paste tf_internals.markdown_table() between the markers"

@@ -52,6 +52,11 @@ class Tf0Names(CodemodTest):
                  "u = tf.zeros_initializer()\n")
         self.assertCodemod(before, after)
 
+    def test_an_initializer_class_not_passed_as_an_argument_stays_the_class(self):
+        code = ("import tensorflow as tf\ninit = tf.zeros_initializer\n"
+                "kind = isinstance(x, tf.ones_initializer)\n")
+        self.assertCodemod(code, code)
+
     def test_tf1_code_is_left_as_is(self):
         code = ("import tensorflow as tf\nc = tf.concat([a, b], axis)\ns = tf.split(x, 3)\n"
                 "r = tf.reverse(x, [0])\nl = tf.nn.softmax_cross_entropy_with_logits(labels=y, "

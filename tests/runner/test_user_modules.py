@@ -1,6 +1,7 @@
 """The import hook's seam for modules user code gets in place of installed ones."""
 
 import json
+import os
 import types
 
 import pytest
@@ -50,3 +51,14 @@ def test_a_name_that_is_not_a_top_level_module_is_refused_with_what_is_accepted(
     with pytest.raises(ValueError, match=r"top='keras.layers'.*identifier"):
         user_modules.register("keras.layers", lambda *args: None)
     assert "keras.layers" not in user_modules.registered()
+
+
+def test_a_user_root_inside_tf1compat_leaves_tf1compat_a_library(tmp_path):
+    """`launch` puts tf1compat/launch/task_site on each task's PYTHONPATH (a user root): the
+    project's own modules must still get the real tensorflow."""
+    import tf1compat.launch
+
+    task_site = os.path.join(os.path.dirname(tf1compat.launch.__file__), "task_site")
+    hook = shim.ImportHook(types.ModuleType("tf1"), [task_site, str(tmp_path)])
+    assert not hook.is_user_file(shim.__file__)
+    assert hook.is_user_file(str(tmp_path / "train.py"))

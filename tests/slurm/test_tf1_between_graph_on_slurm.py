@@ -22,7 +22,6 @@ TURNS = """
     import json, os, time
     import numpy as np
     import tensorflow as tf
-    from tf1compat.launch.bindhost import listening_addresses
 
     flags = tf.app.flags
     flags.DEFINE_string("job_name", "", "ps or worker")
@@ -39,6 +38,8 @@ TURNS = """
         config = tf.ConfigProto(device_filters=["/job:ps", me])
         server = tf.train.Server(cluster, job_name=FLAGS.job_name,
                                  task_index=FLAGS.task_index, config=config)
+        from tf1compat.launch.bindhost import listening_addresses
+
         port = int(cluster.task_address(FLAGS.job_name, FLAGS.task_index).rsplit(":", 1)[1])
         print("script", os.getpid(), "listens on", listening_addresses(port), flush=True)
         if FLAGS.job_name == "ps":

@@ -21,13 +21,15 @@ from typing import Any, Optional
 from tf1compat.cli import compare_script
 from tf1compat.cli.error_line import failure_line
 from tf1compat.shared.errors import Tf1CompatError
+from tf1compat.cli import docs_pages
 
 FORMS = ("tf1", "tf2")
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "compare", help="run every example in its TF1 and TF2 form and compare the results",
+        "compare", epilog=docs_pages.epilog("compare"),
+        help="run every example in its TF1 and TF2 form and compare the results",
         description="Run each example twice, as TF1 code (tf1compat) and as TF2 code (modern), "
                     "each in its own process, and print the results side by side. Exits 1 "
                     "when a pair disagrees or a form fails. With --script SCRIPT [ARGS] "

@@ -14,6 +14,7 @@ from typing import Any
 
 from modern.inventory import DEVICE_ENVIRONMENT
 from tf1compat.cli import onednn
+from tf1compat.cli import docs_pages
 
 _PACKAGES = ("tf1compat", "tensorflow", "keras", "tf_keras", "numpy", "protobuf",
              "nvidia-ml-py", "hdfs-native", "libcst")
@@ -21,7 +22,8 @@ _PACKAGES = ("tf1compat", "tensorflow", "keras", "tf_keras", "numpy", "protobuf"
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "doctor", help="report versions, devices and settings that affect TF1 code",
+        "doctor", epilog=docs_pages.epilog("doctor"),
+        help="report versions, devices and settings that affect TF1 code",
         description="Print TensorFlow, Keras and Python versions, the CUDA/cuDNN build, the "
                     "physical and logical devices, the environment variables that change "
                     "device behaviour, and which optional parts (legacy Keras, HDFS) work.")

@@ -9,11 +9,13 @@ import textwrap
 
 from tf1compat.cli.option_flags import add_option_flags, options_from_args
 from tf1compat.shared.errors import Tf1CompatError
+from tf1compat.cli import docs_pages
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "explain", help="show the TF1 ConfigProto and the TF2 code for session options",
+        "explain", epilog=docs_pages.epilog("explain"),
+        help="show the TF1 ConfigProto and the TF2 code for session options",
         description="Print the TF1 ConfigProto text and the TF2 code that does the same, side "
                     "by side, then the status of each option on this machine (or a simulated "
                     "one). The TF2 code is the same on every machine: paste it into a program "

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 
 from tf1compat.notebook.kernelspec import DEFAULT_NAME, DISPLAY_NAME
+from tf1compat.cli import docs_pages
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "kernel", help="install the Jupyter kernel that serves TF1 to notebooks",
+        "kernel", epilog=docs_pages.epilog("kernel"),
+        help="install the Jupyter kernel that serves TF1 to notebooks",
         description=f"Install, list or remove the Jupyter kernel {DISPLAY_NAME!r}: ipykernel "
                     "on this Python with `%load_ext tf1compat` done at start, so "
                     "`import tensorflow as tf` in any cell gives TF1 (libraries keep TF2) and "

@@ -22,6 +22,7 @@ import sys
 from tf1compat.cli.script_argv import stop_at_script
 from tf1compat.shared.cluster_spec import Cluster, local_cluster, parse_hostfile
 from tf1compat.shared.errors import ClusterError, LaunchError
+from tf1compat.cli import docs_pages
 
 
 def register(subparsers) -> None:
@@ -36,7 +37,8 @@ def register(subparsers) -> None:
                     "a private network. launch's options go before SCRIPT; everything after it "
                     "is the script's, unchanged.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=__doc__.split("\n\n", 1)[1], allow_abbrev=False)
+        epilog=__doc__.split("\n\n", 1)[1] + "\n" + docs_pages.epilog("launch"),
+        allow_abbrev=False)
     parser.add_argument("--workers", type=int, default=None, metavar="N",
                         help="number of worker tasks (default 1 without --hostfile)")
     parser.add_argument("--ps", type=int, default=0, metavar="M",

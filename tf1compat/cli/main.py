@@ -11,7 +11,7 @@ import os
 import sys
 from typing import Optional, Sequence
 
-from tf1compat.cli import compare, doctor, explain, kernel, launch, migrate, run
+from tf1compat.cli import compare, docs_pages, doctor, explain, kernel, launch, migrate, run
 from tf1compat.cli.script_argv import ScriptArgumentParser
 
 # Verbs that print reports: TensorFlow's native start-up chatter would drown them.
@@ -22,7 +22,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tf1compat",
         description="Run TensorFlow 1 session code on TensorFlow 2.21, and see each "
-                    "ConfigProto option as its TF2 call.")
+                    "ConfigProto option as its TF2 call.",
+        epilog=docs_pages.epilog("tf1compat"))
     # The verbs that run a script end their options at it (script_argv).
     subparsers = parser.add_subparsers(dest="verb", metavar="COMMAND", required=True,
                                        parser_class=ScriptArgumentParser)

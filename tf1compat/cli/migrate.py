@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from tf1compat.cli import docs_pages
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "migrate", help="rewrite TF1 scripts for TF 2.21 (tf_upgrade_v2, then semantics)",
+        "migrate", epilog=docs_pages.epilog("migrate"),
+        help="rewrite TF1 scripts for TF 2.21 (tf_upgrade_v2, then semantics)",
         description="Rewrite TF1 scripts and notebooks: tf.contrib names go to their TF2 home "
                     "or tf1compat's replacement and the old MNIST reader import to tf1compat's, "
                     "TensorFlow's tf_upgrade_v2 renames next, then ConfigProto sessions become tf1compat.session(...) keywords "

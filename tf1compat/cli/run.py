@@ -10,11 +10,13 @@ import sys
 from tf1compat.cli.option_flags import add_option_flags, options_from_args
 from tf1compat.cli.script_argv import stop_at_script
 from tf1compat.shared.errors import Tf1CompatError
+from tf1compat.cli import docs_pages
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "run", help="run an unmodified TF1 script on TF 2.21",
+        "run", epilog=docs_pages.epilog("run"),
+        help="run an unmodified TF1 script on TF 2.21",
         description="Run a TF1 script as it is, in its own process: `import tensorflow` gives it "
                     "TF1 (graph mode, tf.Session, tf.app.flags, tf.train, tf.layers through "
                     "tf_keras; tf.contrib's common names and the old MNIST reader from "

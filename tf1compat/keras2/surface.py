@@ -59,8 +59,8 @@ HINTS = {
     "keras.legacy": "Keras 2's converters of Keras 1 arguments; call the layers with Keras 2 "
                     "arguments",
     "keras.relu": "keras.activations.relu",
-    "keras.wrappers": "scikeras (pip install scikeras), the successor of keras.wrappers."
-                      "scikit_learn, which tf_keras dropped",
+    "keras.wrappers": "scikeras, the successor of keras.wrappers.scikit_learn, which tf_keras "
+                      "dropped",
 }
 DEFAULT_HINT = ("tf_keras 2.21 (the Keras 2 API tf1compat serves) has no such name; "
                 "see tf_keras's API or tf.keras")

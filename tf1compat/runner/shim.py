@@ -110,9 +110,7 @@ class TF1Module(types.ModuleType):
         if value is not None:  # a TF 0.x name, or a call whose 0.x arguments are read anew
             usage.served(path)
             return value
-        from tf1compat.runner import tf115_calls  # imports TensorFlow: not before the run does
-
-        value = tf115_calls.serve(path)
+        value = _tf115_calls().serve(path)
         if value is not None:  # TF 1.15's parameters where TF 2.21 moved or re-defaulted them
             usage.served(path)
             return value
@@ -190,16 +188,21 @@ _SERVED_TOPS = {path.split(".")[0] for path in served.SERVED_MODULES} | {"compat
 _REMOVED: dict[str, str] = {}  # tf.estimator, the last one, is served by tf1compat.estimator
 
 
+def _own_roots() -> set[str]:
+    """tf1compat's and modern's folders."""
+    package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return {os.path.realpath(root) + os.sep
+            for root in (package_dir, os.path.join(os.path.dirname(package_dir), "modern"))}
+
+
 def _library_roots() -> list[str]:
     """Folders whose modules are libraries: they keep the real tensorflow."""
     from tf1compat.runner.roots import installed_roots
 
     roots = set(installed_roots())  # the standard library and every site-packages, user's too
     roots |= {sys.prefix, sys.base_prefix, sys.exec_prefix}
-    package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    roots.add(package_dir)  # tf1compat itself
-    roots.add(os.path.join(os.path.dirname(package_dir), "modern"))  # and its TF2 side
-    return sorted(os.path.realpath(root) + os.sep for root in roots if root)
+    found = {os.path.realpath(root) + os.sep for root in roots if root}
+    return sorted(found | _own_roots())  # and tf1compat itself, with its TF2 side
 
 
 class ImportHook:
@@ -209,9 +212,13 @@ class ImportHook:
                  library_roots: Iterable[str] = ()):
         self.tf1 = tf1_module
         self.user_roots = [os.path.realpath(root) + os.sep for root in user_roots]
+        # A user root inside a library root makes that root user code (a script folder in
+        # site-packages), but never tf1compat's own packages: `launch` puts a folder of its
+        # own (launch/task_site) on each task's PYTHONPATH.
+        own = _own_roots()
         self.library_roots = [root for root in _library_roots()
-                              if not any(user.startswith(root) and user != root
-                                         for user in self.user_roots)]
+                              if root in own or not any(user.startswith(root) and user != root
+                                                        for user in self.user_roots)]
         self.library_roots += [os.path.realpath(root) + os.sep for root in library_roots]
         self.original = builtins.__import__
         self._verdicts: dict[str, bool] = {}
@@ -294,6 +301,14 @@ class ImportHook:
             builtins.__import__ = self.original
 
 
+def _tf115_calls() -> types.ModuleType:
+    """`tf115_calls`, which imports TensorFlow (so not before the run does); `install` loads it
+    before user code starts, so no thread of the script's ever imports it half-way."""
+    from tf1compat.runner import tf115_calls
+
+    return tf115_calls
+
+
 def legacy_keras_available() -> bool:
     import importlib.util
 
@@ -308,6 +323,7 @@ def install(user_roots: Iterable[str], legacy_keras: bool,
     """Puts the hook in place; `import tensorflow` in user code now gives TF1."""
     import tensorflow as tf
 
+    _tf115_calls()
     hook = ImportHook(TF1Module(tf.compat.v1, "", legacy_keras), user_roots, library_roots)
     hook.install()
     return hook

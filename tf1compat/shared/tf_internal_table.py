@@ -127,6 +127,13 @@ FUNCTION_JIT_COMPILE = TfInternal(
     feature="modern.placement.run of a jit_compile function",
     without="the retraced function runs without XLA")
 
+KERAS2_SESSION_CONFIG = TfInternal(
+    "tensorflow.python.client.session", (),
+    instance_names=("BaseSession._config",),
+    used_for="the CPUs of the session Keras 2 uses, to list the GPUs --device-map puts on them",
+    feature="keras.backend.tensorflow_backend._get_available_gpus under --device-map",
+    without="Keras 2's GPU listing counts the device map's GPUs on all of the machine's CPUs")
+
 ONE_DEVICE_STRATEGY_DEVICE = TfInternal(
     "tensorflow.python.distribute.one_device_strategy", (),
     instance_names=("OneDeviceExtended._device",),

@@ -208,7 +208,8 @@ def quiet_deprecations():
 
 
 def markdown_table(internals: Iterable[TfInternal] = DECLARED) -> str:
-    """The README's table of internals: name, what it is used for, what happens without it."""
+    """The table of internals in docs/command-line.md: name, what it is used for, what happens
+    without it."""
     rows = ["| TensorFlow internal | used for | without it |", "|---|---|---|"]
     for internal in internals:
         need = "**required**: " if internal.required else ""

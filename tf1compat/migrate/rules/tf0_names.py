@@ -88,6 +88,7 @@ class Tf0NamesRule(Rule):
         self.source = node
         self.reported: set[str] = set()
         self.called: set[int] = set()  # ids of func nodes of calls (not bare references)
+        self.passed: set[int] = set()  # ids of values passed as `*initializer=`
 
     def _say(self, key: str, node: cst.CSTNode, kind: Kind, message: str) -> None:
         if key not in self.reported:
@@ -103,6 +104,10 @@ class Tf0NamesRule(Rule):
     # -- names ------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
         self.called.add(id(node.func))
+        # `initializer=tf.zeros_initializer` (any `*initializer=`): 0.x's function passed
+        # uncalled; a bare `tf.zeros_initializer` elsewhere is the TF 1.x class
+        self.passed.update(id(arg.value) for arg in node.args
+                           if arg.keyword is not None and arg.keyword.value.endswith("initializer"))
 
     def leave_Attribute(self, original_node: cst.Attribute,
                         updated_node: cst.Attribute) -> cst.BaseExpression:
@@ -116,7 +121,7 @@ class Tf0NamesRule(Rule):
             self._say(f"rename:{name}", original_node, Kind.CHANGED,
                       f"tf.{name} (TF 0.x) -> tf.{new}, its TF 1.0 name")
             return cst.parse_expression(prefix + new)
-        if name in tf0_names.BECAME_CLASSES and id(original_node) not in self.called:
+        if name in tf0_names.BECAME_CLASSES and id(original_node) in self.passed:
             self._say(f"class:{name}", original_node, Kind.CHANGED,
                       f"tf.{name} (TF 0.x's function, passed uncalled) -> tf.{name}(): an "
                       "initializer object since TF 1.0")
