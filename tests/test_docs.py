@@ -131,8 +131,10 @@ def _listing_problems(words: list[str]) -> list[str]:
             return [f"no module {args[1]}"] if exists is False else []
         scripts = [arg for arg in args if not arg.startswith("-")][:1]
         return [f"no file {path}" for path in scripts if not (REPO_ROOT / path).is_file()]
-    if program in {"cd", "pip"}:
+    if program in {"cd", "pip", "sbatch"}:  # sbatch: a job script the listing wrote
         return []
+    if program in {"salloc", "srun"} and "tf1compat" in args:  # the command it runs
+        return _listing_problems(args[args.index("tf1compat"):])
     return [f"a command the docs test does not know: {program}"]
 
 

@@ -30,7 +30,7 @@ import time
 from tf1compat.launch import slurm_layout
 from tf1compat.launch.launcher import describe_exit, exit_status, task_environment, tf1_flags
 from tf1compat.runner.lifetime import die_with_parent
-from tf1compat.shared.cluster_spec import EVALUATOR, port_in_use
+from tf1compat.shared.cluster_spec import EVALUATOR
 from tf1compat.shared.errors import LaunchError, Tf1CompatError
 
 ENV_PLAN = "TF1COMPAT_SLURM_PLAN"
@@ -49,6 +49,24 @@ def _forward(stream, prefix: str, sink, lock: threading.Lock) -> None:
             sink.write(f"{prefix}{line}\n")
             sink.flush()
     stream.close()
+
+
+def port_listened_on(host: str, port: int) -> bool:
+    """Whether something listens on host:port. Unlike a plain bind, the check ignores
+    connections of an earlier run left in TIME_WAIT, as TensorFlow's server (SO_REUSEADDR)
+    does: job ids, and so default ports, come back."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror:
+        return False
+    family, _, _, _, address = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError:
+            return True
+    return False
 
 
 def _same_node(planned: str, actual: str) -> bool:
@@ -71,11 +89,7 @@ def prepare(plan: dict, env: dict) -> tuple[str, list[str], dict, str]:
     name = f"{job}:{index}"
     address = f"{hosts[rank]}:{ports[rank]}"
     if job != EVALUATOR:
-        try:
-            busy = port_in_use(hosts[rank], ports[rank])
-        except OSError:
-            busy = False
-        if busy:
+        if port_listened_on(hosts[rank], ports[rank]):
             raise LaunchError(
                 f"port {ports[rank]} on node {node} ({name}, rank {rank}) is already in use "
                 "(another job on this node?); pass --port-base with a free range")
