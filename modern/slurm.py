@@ -12,7 +12,7 @@ ranks (node10 sorts before node9).
 
 This subclass keeps TF's interface (`cluster_spec()`, `get_task_info()`, `master()`,
 `num_accelerators()`) and resolves the way `tf1compat launch --slurm` does
-(`tf1compat.launch.slurm_layout`): ranks in block order over the step's nodes as Slurm
+(`tf1compat.shared.slurm_layout`): ranks in block order over the step's nodes as Slurm
 lists them, jobs in launch's order (chief, ps, worker, evaluator), a task's port = port
 base + its local rank (the same default base as launch). GPUs: the node's count is
 CUDA_VISIBLE_DEVICES's length, else nvidia-smi's, else 0; each task gets its share (0 on
@@ -26,7 +26,7 @@ import shutil
 import subprocess
 from typing import Mapping, Optional
 
-from tf1compat.launch import slurm_layout
+from tf1compat.shared import slurm_layout
 from tf1compat.shared.cluster_spec import _job_order
 from tf1compat.shared.errors import ClusterError
 
@@ -57,8 +57,13 @@ def _resolver_class():
 
         def __init__(self, rank, jobs, hosts, port_base, gpus_per_node, gpus_per_task,
                      auto_set_gpu, rpc_layer):
+            # our own copies: the base class keeps its arguments in private attributes
             self._given_rank = rank
             self._hosts = list(hosts)
+            self._given_jobs = dict(jobs)
+            self._given_port_base = port_base
+            self._given_gpus_per_task = gpus_per_task
+            self._given_auto_set_gpu = auto_set_gpu
             configuration: dict[str, int] = {}
             for host in self._hosts:
                 configuration[host] = configuration.get(host, 0) + 1
@@ -71,16 +76,19 @@ def _resolver_class():
             return self._given_rank
 
         def cluster_spec(self):
-            tasks = [(job, index) for job in sorted(self._jobs, key=_job_order)
-                     for index in range(self._jobs[job])]
-            cluster, ports = slurm_layout.step_cluster(tasks, self._hosts, self._port_base)
-            self.task_type, self.task_id = tasks[self._rank]
-            local_rank = ports[self._rank] - self._port_base
-            first = local_rank * self._gpus_per_task
+            jobs = self._given_jobs
+            tasks = [(job, index) for job in sorted(jobs, key=_job_order)
+                     for index in range(jobs[job])]
+            cluster, ports = slurm_layout.step_cluster(tasks, self._hosts,
+                                                       self._given_port_base)
+            rank = self._given_rank
+            self.task_type, self.task_id = tasks[rank]
+            local_rank = ports[rank] - self._given_port_base
+            first = local_rank * self._given_gpus_per_task
             self._gpu_allocation = [",".join(str(gpu) for gpu in
-                                             range(first, first + self._gpus_per_task))]
+                                             range(first, first + self._given_gpus_per_task))]
             self._cluster_allocation = cluster.as_dict()
-            if self._auto_set_gpu:
+            if self._given_auto_set_gpu:
                 os.environ["CUDA_VISIBLE_DEVICES"] = self._gpu_allocation[0]
             return tf.train.ClusterSpec(self._cluster_allocation)
 

@@ -130,7 +130,7 @@ TOP_LEVEL = {
                   "census", "surface", "notebook", "keras2"},
     "modern": {"__init__", "_py_guard", "cluster", "code_text", "config", "devices",
                "distribute", "fault_tolerance", "input_pipeline", "inventory",
-               "keras_multi_worker", "layer_placement", "placement", "planning", "runtime",
+               "keras_multi_worker", "layer_placement", "placement", "planning", "runtime", "slurm",
                "towers"},
 }
 

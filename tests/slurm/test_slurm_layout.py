@@ -1,8 +1,8 @@
-"""The rules of `tf1compat.launch.slurm_layout`: rank order, nodes, ports (no TensorFlow)."""
+"""The rules of `tf1compat.shared.slurm_layout`: rank order, nodes, ports (no TensorFlow)."""
 
 import pytest
 
-from tf1compat.launch import slurm_layout
+from tf1compat.shared import slurm_layout
 from tf1compat.shared.errors import LaunchError
 
 

@@ -67,7 +67,7 @@ def check(args: argparse.Namespace) -> None:
 
 
 def _layout(args: argparse.Namespace) -> list[tuple[str, int]]:
-    from tf1compat.launch.slurm_layout import layout
+    from tf1compat.shared.slurm_layout import layout
 
     workers = 1 if args.workers is None else args.workers
     if workers < 0 or args.ps < 0:
@@ -81,7 +81,7 @@ def _layout(args: argparse.Namespace) -> list[tuple[str, int]]:
 
 def run(args: argparse.Namespace, command: list[str]) -> int:
     from tf1compat.launch.slurm_launcher import SlurmLauncher
-    from tf1compat.launch.slurm_layout import Allocation
+    from tf1compat.shared.slurm_layout import Allocation
 
     tasks = _layout(args)
     srun_args = _slurm_args(args)

@@ -13,7 +13,7 @@ import shlex
 import sys
 from typing import Optional, Sequence
 
-from tf1compat.launch.slurm_layout import describe_layout
+from tf1compat.shared.slurm_layout import describe_layout
 
 
 def batch_script(tasks: Sequence[tuple[str, int]], launch_args: Sequence[str],

@@ -31,7 +31,7 @@ from typing import Optional, Sequence, TextIO
 
 import tf1compat
 from tf1compat.launch.launcher import LaunchResult, default_main_jobs
-from tf1compat.launch.slurm_layout import EVALUATOR, describe_layout, step_cluster
+from tf1compat.shared.slurm_layout import EVALUATOR, describe_layout, step_cluster
 from tf1compat.launch.slurm_task import ENV_PLAN
 from tf1compat.runner.lifetime import die_with_parent
 from tf1compat.shared.errors import LaunchError

@@ -3,7 +3,7 @@
     srun ... python -u -m tf1compat.launch.slurm_task     (the plan in TF1COMPAT_SLURM_PLAN)
 
 From its rank (`SLURM_PROCID`) and the step's nodes it works out the whole cluster, as
-every other rank does (`tf1compat.launch.slurm_layout`), then runs the script with the
+every other rank does (`tf1compat.shared.slurm_layout`), then runs the script with the
 environment a local `launch` task gets (`launcher.task_environment`: TF_CONFIG, the task
 fixes, servers confined to its node) and, with `tf1_flags`, TF1's flags. It prefixes
 each line of the script's output with the task's name, and writes on stderr:
@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 
-from tf1compat.launch import slurm_layout
+from tf1compat.shared import slurm_layout
 from tf1compat.launch.launcher import describe_exit, exit_status, task_environment, tf1_flags
 from tf1compat.runner.lifetime import die_with_parent
 from tf1compat.shared.cluster_spec import EVALUATOR

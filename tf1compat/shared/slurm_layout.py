@@ -1,5 +1,7 @@
 """Where each task of a `tf1compat launch --slurm` run lives: rank, node and port.
 
+Shared by the launcher and its tasks (tf1compat.launch) and `modern.slurm_cluster_resolver`.
+
 The rules, the same in the launcher and in every task (`tf1compat.launch.slurm_task`):
 
 - Rank order is launch's task order: chief, ps 0..M-1, worker 0..N-1, then the
