@@ -115,8 +115,10 @@ def run_once(argv: list[str], env: dict[str, str], cwd: Path) -> dict:
 
 
 def measure(names: list[str], forms: tuple[str, ...], repeats: int, quick: bool,
-            tf1_python: Path, work: Path) -> dict[str, dict[str, list[dict]]]:
-    """samples[script][form]: one dict per repeat, interleaved round-robin over the forms."""
+            tf1_python: Path, work: Path, progress: Optional[Path] = None
+            ) -> dict[str, dict[str, list[dict]]]:
+    """samples[script][form]: one dict per repeat, interleaved round-robin over the forms;
+    written to `progress` after each round (a long run stopped early keeps what it measured)."""
     migrated = migrate_copies(names, work) if any(f.startswith("migrated") for f in forms) \
         else {}
     envs = environments()
@@ -129,6 +131,9 @@ def measure(names: list[str], forms: tuple[str, ...], repeats: int, quick: bool,
                 if quick:
                     argv.append(str(SCRIPTS[name]))
                 samples[name][form].append(run_once(argv, envs[form], work))
+        print(f"vs_tf1: round {repeat + 1} of {repeats} done", file=sys.stderr, flush=True)
+        if progress is not None:
+            progress.write_text(json.dumps({"rounds": repeat + 1, "samples": samples}))
     return samples
 
 
@@ -201,7 +206,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     repeats = 1 if args.quick else args.repeats
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="vs-tf1-") as name:
-        samples = measure(names, FORMS, repeats, args.quick, args.tf1_python, Path(name))
+        samples = measure(names, FORMS, repeats, args.quick, args.tf1_python, Path(name),
+                          args.json.with_suffix(".partial.json") if args.json else None)
     load_after = os.getloadavg()
     result = summary(samples)
     onednn = None if args.quick else tf1_has_onednn(args.tf1_python)  # --quick: kept cheap
