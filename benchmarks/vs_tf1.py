@@ -229,6 +229,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         args.json.write_text(json.dumps({"repeats": repeats, "load": [load_before, load_after],
                                          "tf1_onednn": onednn, "samples": samples,
                                          "medians": result}, indent=1))
+        args.json.with_suffix(".partial.json").unlink(missing_ok=True)
     return 1 if failures else 0
 
 
