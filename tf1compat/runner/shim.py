@@ -301,12 +301,19 @@ class ImportHook:
             builtins.__import__ = self.original
 
 
+_tf115_module: Optional[types.ModuleType] = None
+
+
 def _tf115_calls() -> types.ModuleType:
     """`tf115_calls`, which imports TensorFlow (so not before the run does); `install` loads it
-    before user code starts, so no thread of the script's ever imports it half-way."""
-    from tf1compat.runner import tf115_calls
+    before user code starts, so no thread of the script's ever imports it half-way. Kept here:
+    every `tf.X` a script reads asks for it."""
+    global _tf115_module
+    if _tf115_module is None:
+        from tf1compat.runner import tf115_calls
 
-    return tf115_calls
+        _tf115_module = tf115_calls
+    return _tf115_module
 
 
 def legacy_keras_available() -> bool:
