@@ -180,12 +180,7 @@ def run(args: argparse.Namespace) -> int:
         launcher.note("Keras multi-worker fix applied to every task (Model.fit under "
                       "MultiWorkerMirroredStrategy, modern.keras_multi_worker); "
                       "--no-keras-fix turns it off")
-    return report_outcome(launcher, launcher.run())
-
-
-def report_outcome(launcher, result) -> int:
-    """Says how a run ended (local or --slurm), as the launcher's note or one error line;
-    returns the exit status."""
+    result = launcher.run()
     if result.returncode == 0:
         launcher.note(f"done: {result.message}"
                       + (f" after {result.attempts} attempts" if result.attempts > 1 else ""))

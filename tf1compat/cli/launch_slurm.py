@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import sys
 
 from tf1compat.shared.errors import LaunchError
 
@@ -97,9 +98,16 @@ def run(args: argparse.Namespace, command: list[str]) -> int:
                              bind="all" if args.bind_all else "task",
                              keras_fix=not args.no_keras_fix, port_base=args.port_base,
                              grace=args.grace, main_jobs=wait_for)
-    from tf1compat.cli.launch import report_outcome  # the verb's module, which imports this
-
-    return report_outcome(launcher, launcher.run())
+    result = launcher.run()
+    if result.returncode == 0:
+        launcher.note(f"done: {result.message}")
+        return 0
+    if result.interrupted:
+        launcher.note(result.message)
+        return result.returncode
+    print(f"tf1compat: error: {result.message} (exit status {result.returncode})",
+          file=sys.stderr)
+    return result.returncode
 
 
 def launch_options(args: argparse.Namespace) -> list[str]:
