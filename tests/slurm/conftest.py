@@ -50,3 +50,12 @@ def slurm_cluster():
     finally:
         cluster.stop()
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _no_job_outlives_its_test(request):
+    """A test that fails before its job ends (its salloc killed) would leave the job running,
+    and the next test's empty-queue check would fail on it: each test's jobs end with it."""
+    yield
+    if "slurm_cluster" in request.fixturenames:
+        request.getfixturevalue("slurm_cluster").cancel_jobs()

@@ -179,10 +179,14 @@ class Cluster:
         """The job ids squeue lists (empty when every job has ended)."""
         return self.run("squeue", "-h", "-o", "%i").stdout.split()
 
+    def cancel_jobs(self) -> None:
+        """Cancels every job still queued or running (the cluster is the tests' own)."""
+        self.run("scancel", "--full", "--partition", PARTITION, timeout=10, check=False)
+
     def stop(self) -> None:
         """Cancels what is left, then stops slurmd, slurmctld and munged, each by its pid."""
         if "slurmctld" in self.processes and self.processes["slurmctld"].poll() is None:
-            self.run("scancel", "--full", "--partition", PARTITION, timeout=10, check=False)
+            self.cancel_jobs()
         for name in ("slurmd", "slurmctld", "munged"):
             process: Optional[subprocess.Popen] = self.processes.get(name)
             if process is None or process.poll() is not None:
