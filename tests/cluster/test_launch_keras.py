@@ -14,57 +14,9 @@ import numpy as np
 import pytest
 
 from launch_helpers import finish, kill_group, kill_tasks, start, write_script
+from launch_scripts import TUTORIAL
 
 pytestmark = [pytest.mark.cluster, pytest.mark.timeout(400)]
-
-TUTORIAL = """
-    import json, os, sys
-
-    import numpy as np
-    import tensorflow as tf
-
-    def mnist_like_dataset(batch_size):
-        rng = np.random.default_rng(0)
-        x_train = rng.random((512, 28, 28), dtype=np.float32)
-        y_train = (x_train[:, :14].sum(axis=(1, 2)) > x_train[:, 14:].sum(axis=(1, 2)))
-        train_dataset = tf.data.Dataset.from_tensor_slices(
-            (x_train, y_train.astype(np.int64))).shuffle(512, seed=1).repeat().batch(batch_size)
-        return train_dataset
-
-    def build_and_compile_cnn_model():
-        model = tf.keras.Sequential([
-            tf.keras.layers.InputLayer(input_shape=(28, 28)),
-            tf.keras.layers.Reshape(target_shape=(28, 28, 1)),
-            tf.keras.layers.Conv2D(8, 3, activation="relu"),
-            tf.keras.layers.Flatten(),
-            tf.keras.layers.Dense(32, activation="relu"),
-            tf.keras.layers.Dense(10),
-        ])
-        model.compile(
-            loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-            optimizer=tf.keras.optimizers.SGD(learning_rate=0.01),
-            metrics=["accuracy"])
-        return model
-
-    per_worker_batch_size = 32
-    tf_config = json.loads(os.environ["TF_CONFIG"])
-    num_workers = len(tf_config["cluster"]["worker"])
-
-    strategy = tf.distribute.MultiWorkerMirroredStrategy()
-
-    global_batch_size = per_worker_batch_size * num_workers
-    multi_worker_dataset = mnist_like_dataset(global_batch_size)
-
-    with strategy.scope():
-        multi_worker_model = build_and_compile_cnn_model()
-
-    history = multi_worker_model.fit(multi_worker_dataset, epochs=2, steps_per_epoch=5,
-                                     verbose=0)
-    index = tf_config["task"]["index"]
-    np.savez(os.path.join(sys.argv[1], f"worker-{index}.npz"),
-             *multi_worker_model.get_weights())
-    print("losses", json.dumps(history.history["loss"]))
-"""
 
 
 def _launch(tmp_path, *flags):

@@ -12,6 +12,7 @@ import re
 import numpy as np
 import pytest
 
+from launch_scripts import TURNS, turns_results
 from launch_helpers import finish, kill_group, kill_tasks, start, task_pids, wait_gone, \
     write_script
 from slurm_helpers import RUN_MARK, launch_env, marked_processes, salloc_launch, \
@@ -19,78 +20,7 @@ from slurm_helpers import RUN_MARK, launch_env, marked_processes, salloc_launch,
 
 pytestmark = [pytest.mark.slurm, pytest.mark.cluster, pytest.mark.timeout(400)]
 
-TURNS = """
-    import json, os, time
-    import numpy as np
-    import tensorflow as tf
-
-    flags = tf.app.flags
-    flags.DEFINE_string("job_name", "", "ps or worker")
-    flags.DEFINE_integer("task_index", 0, "index of the task in its job")
-    flags.DEFINE_string("ps_hosts", "", "host:port,...")
-    flags.DEFINE_string("worker_hosts", "", "host:port,...")
-    FLAGS = flags.FLAGS
-    STEPS = 4  # per worker
-
-    def main(_):
-        workers = FLAGS.worker_hosts.split(",")
-        cluster = tf.train.ClusterSpec({"ps": FLAGS.ps_hosts.split(","), "worker": workers})
-        me = "/job:worker/task:%d" % FLAGS.task_index
-        config = tf.ConfigProto(device_filters=["/job:ps", me])
-        server = tf.train.Server(cluster, job_name=FLAGS.job_name,
-                                 task_index=FLAGS.task_index, config=config)
-        from tf1compat.launch.bindhost import listening_addresses
-
-        port = int(cluster.task_address(FLAGS.job_name, FLAGS.task_index).rsplit(":", 1)[1])
-        print("script", os.getpid(), "listens on", listening_addresses(port), flush=True)
-        if FLAGS.job_name == "ps":
-            server.join()
-        data = np.random.RandomState(FLAGS.task_index).normal(size=(16, 3)).astype("float32")
-        target = data @ np.array([[1.0], [-2.0], [0.5]], "float32") + 0.25
-        with tf.device(tf.train.replica_device_setter(worker_device=me, cluster=cluster)):
-            weights = tf.Variable(tf.zeros([3, 1]), name="weights")
-            bias = tf.Variable(0.0, name="bias")
-            turn = tf.Variable(0, name="turn")
-            loss = tf.reduce_mean(tf.square(tf.matmul(data, weights) + bias - target))
-            train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
-            with tf.control_dependencies([train]):
-                step = tf.assign_add(turn, 1)
-            ready = tf.is_variable_initialized(turn)
-        with tf.Session(server.target, config=config) as session:
-            if FLAGS.task_index == 0:
-                session.run(tf.global_variables_initializer())
-            deadline = time.monotonic() + 240
-            def wait_for(value):
-                while session.run(turn) < value:
-                    if time.monotonic() > deadline:
-                        raise SystemExit("turn %d never came" % value)
-                    time.sleep(0.01)
-            if FLAGS.task_index != 0:  # wait until worker 0 has initialised the variables
-                while not session.run(ready):
-                    time.sleep(0.01)
-            for k in range(STEPS):
-                wait_for(len(workers) * k + FLAGS.task_index)
-                session.run(step)
-            wait_for(len(workers) * STEPS)
-            w, b = session.run([weights, bias])
-            print("result", json.dumps({"weights": w.ravel().tolist(), "bias": float(b),
-                                        "loss": float(session.run(loss))}), flush=True)
-
-    tf.app.run(main)
-"""
-
 LAYOUT = ("--ps", "1", "--workers", "2", "--tf1-flags", "--grace", "5")
-
-
-def _results(lines):
-    import json
-
-    found = {}
-    for line in lines:
-        match = re.match(r"^\[(worker:\d)\] result (\{.*\})$", line)
-        if match:
-            found[match.group(1)] = json.loads(match.group(2))
-    return found
 
 
 def _script_pids(lines):
@@ -105,7 +35,7 @@ def _run(process, lines):
         pids = list(task_pids(lines).values()) + _script_pids(lines)
         assert len(task_pids(lines)) == 3
         assert wait_gone(pids, 10) == [], "a task outlived the run"
-        return _results(lines)
+        return turns_results(lines)
     finally:
         kill_group(process)
         kill_tasks(lines)

@@ -10,6 +10,8 @@
     tf1compat launch --hostfile hosts.txt --task worker:1 train.py   # run that one task here
     salloc -n 3 tf1compat launch --slurm --ps 1 --workers 2 --tf1-flags train.py  # on Slurm
     tf1compat launch --emit slurm --ps 1 --workers 2 --tf1-flags train.py > job.sh  # sbatch job.sh
+    tf1compat launch --emit tfjob --image IMAGE --ps 1 --workers 2 train.py > job.yaml
+                                                 # kubectl apply -f job.yaml (Kubeflow TFJob)
 """
 
 from __future__ import annotations
@@ -75,9 +77,10 @@ def register(subparsers) -> None:
                         help="do not put the Keras multi-worker fix into the tasks (by default "
                              "every task gets it, so Keras 3 Model.fit trains under "
                              "MultiWorkerMirroredStrategy: keras-team/keras#20585)")
-    from tf1compat.cli import launch_slurm
+    from tf1compat.cli import launch_slurm, launch_tfjob
 
     launch_slurm.add_options(parser)
+    launch_tfjob.add_options(parser)
     parser.add_argument("-m", "--module", action="store_true",
                         help="SCRIPT is a module name, run as python -m SCRIPT")
     parser.add_argument("script", metavar="SCRIPT",
@@ -132,9 +135,13 @@ def hostfile_commands(cluster: Cluster, hostfile: str, program: list[str]) -> st
 
 
 def run(args: argparse.Namespace) -> int:
-    from tf1compat.cli import launch_slurm
+    from tf1compat.cli import launch_slurm, launch_tfjob
     from tf1compat.launch.launcher import Launcher
 
+    if launch_tfjob.wanted(args):
+        if not args.from_tf_config:
+            return launch_tfjob.emit(args)
+        return _supervise(launch_tfjob.replica_launcher(args, command_for))
     if args.slurm or args.emit or args.slurm_args is not None or args.port_base is not None:
         launch_slurm.check(args)
         if args.emit:
@@ -176,6 +183,10 @@ def run(args: argparse.Namespace) -> int:
                         grace=args.grace, max_restarts=args.max_restarts,
                         keras_fix=not args.no_keras_fix,
                         evaluators=1 if args.evaluator else 0)
+    return _supervise(launcher)
+
+
+def _supervise(launcher) -> int:
     if launcher.keras_fix:
         launcher.note("Keras multi-worker fix applied to every task (Model.fit under "
                       "MultiWorkerMirroredStrategy, modern.keras_multi_worker); "

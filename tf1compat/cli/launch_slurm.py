@@ -14,7 +14,7 @@ import sys
 
 from tf1compat.shared.errors import LaunchError
 
-EMIT_FORMATS = ("slurm",)
+EMIT_FORMATS = ("slurm", "tfjob")
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -31,7 +31,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                              "(default 20000 + 32 x (job id mod 1000))")
     parser.add_argument("--emit", choices=EMIT_FORMATS, default=None,
                         help="write (to stdout), without running anything, an sbatch script "
-                             "that runs this layout with --slurm")
+                             "that runs this layout with --slurm (slurm), or a Kubeflow TFJob "
+                             "manifest for kubectl apply (tfjob, with --image)")
 
 
 def _slurm_args(args: argparse.Namespace) -> list[str]:
@@ -66,7 +67,7 @@ def check(args: argparse.Namespace) -> None:
         raise LaunchError("--port-base needs --slurm or --emit slurm")
 
 
-def _layout(args: argparse.Namespace) -> list[tuple[str, int]]:
+def task_layout(args: argparse.Namespace) -> list[tuple[str, int]]:
     from tf1compat.shared.slurm_layout import layout
 
     workers = 1 if args.workers is None else args.workers
@@ -83,7 +84,7 @@ def run(args: argparse.Namespace, command: list[str]) -> int:
     from tf1compat.launch.slurm_launcher import SlurmLauncher
     from tf1compat.shared.slurm_layout import Allocation
 
-    tasks = _layout(args)
+    tasks = task_layout(args)
     srun_args = _slurm_args(args)
     allocation = Allocation.from_environment(os.environ)
     if allocation is None and args.slurm_args is None:
@@ -134,7 +135,7 @@ def launch_options(args: argparse.Namespace) -> list[str]:
 def emit(args: argparse.Namespace) -> int:
     from tf1compat.launch.slurm_batch import batch_script
 
-    tasks = _layout(args)
+    tasks = task_layout(args)
     script = args.script
     if not args.module and os.path.exists(script):
         script = os.path.abspath(script)

@@ -143,6 +143,8 @@ class Launcher:
       bind: "task" to confine each task's listening sockets to its own host
         (`tf1compat.launch.bindhost`), or "all" to leave TensorFlow's default (every
         interface).
+      bind_host: with bind="task", the address to confine them to instead of the task's
+        host in the cluster (a Kubernetes pod's own IP: its name there is a service's).
       grace: seconds between the polite stop (SIGINT/SIGTERM) and SIGKILL.
       max_restarts: how many times a failed run is started again.
       evaluators: how many evaluator tasks to add outside the cluster
@@ -157,13 +159,15 @@ class Launcher:
                  main_jobs: Optional[Sequence[str]] = None, tf1_flags: bool = False,
                  bind: str = "task", grace: float = 10.0, max_restarts: int = 0,
                  env: Optional[dict] = None, out: Optional[TextIO] = None,
-                 err: Optional[TextIO] = None, keras_fix: bool = True, evaluators: int = 0):
+                 err: Optional[TextIO] = None, keras_fix: bool = True, evaluators: int = 0,
+                 bind_host: Optional[str] = None):
         self.cluster_factory = cluster_factory
         self.command = list(command)
         self.only_tasks = list(tasks) if tasks is not None else None
         self.main_jobs = tuple(main_jobs) if main_jobs else None
         self.tf1_flags = tf1_flags
         self.bind = bind
+        self.bind_host = bind_host
         self.grace = grace
         self.max_restarts = max_restarts
         self.keras_fix = keras_fix
@@ -196,6 +200,8 @@ class Launcher:
         """Raises LaunchError naming each task whose host:port is already taken here."""
         taken = []
         for job, index in tasks:
+            if index >= cluster.num_tasks(job):  # an evaluator outside the cluster: no server
+                continue
             address = cluster.addresses(job)[index]
             host, port = split_address(address)
             try:
@@ -220,7 +226,8 @@ class Launcher:
         return cluster.addresses(job)[index]
 
     def _task_env(self, cluster: Cluster, job: str, index: int, attempt: int) -> dict:
-        host = self._host(cluster, job, index) if self.bind == "task" else None
+        host = (self.bind_host or self._host(cluster, job, index)) if self.bind == "task" \
+            else None
         return task_environment(self.env, cluster, job, index, attempt, self.keras_fix, host)
 
     def _start(self, cluster: Cluster, attempt: int) -> None:
