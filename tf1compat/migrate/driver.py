@@ -97,8 +97,9 @@ def _syntax_error(error: SyntaxError) -> Finding:
                    f"syntax error: {error.msg}; the file was left as is")
 
 
-def migrate_file(path: str, target: str = "tf1compat") -> FileResult:
-    """Reads and migrates one .py or .ipynb file (does not write)."""
+def migrate_file(path: str, target: str = "tf1compat", to: str = "tf1compat") -> FileResult:
+    """Reads and migrates one .py or .ipynb file (does not write); `to="tf2"` tries the TF2
+    rewrite (tf1compat.migrate.tf2) first, `target`'s output where it cannot."""
     try:
         with open(path, encoding="utf-8") as handle:
             original = handle.read()
@@ -110,6 +111,10 @@ def migrate_file(path: str, target: str = "tf1compat") -> FileResult:
     try:
         if path.endswith(".ipynb"):
             result.migrated = _migrate_notebook(original, path, target, result)
+        elif to == "tf2":
+            from tf1compat.migrate.tf2.pipeline import migrate_source_tf2
+
+            result.migrated, result.findings, _ = migrate_source_tf2(original, path, target)
         else:
             result.migrated, result.findings = migrate_source(original, path, target)
     except SyntaxError as error:

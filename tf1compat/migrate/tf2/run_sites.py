@@ -39,15 +39,12 @@ class RunSites:
             if not isinstance(sole, cst.Expr):
                 raise Unconvertible(line, "an initializer run or close() inside an expression")
             return None
-        self._check_no_graph_left(updated, line)
+        self._check_no_graph_left(statement, line)
         return self.t.expression(updated, line) if not isinstance(updated, cst.FunctionDef) \
             else updated
 
     def _check_no_graph_left(self, statement, line: int) -> None:
-        functions = {function.name for function in self.builder.functions.values()}
-        for name in names_read(statement):
-            if name in functions:
-                continue
+        for name in self._read_outside_runs(statement):
             node = self.graph.env.get(name)
             if node is not None and node.kind in (PLACEHOLDER, TENSOR, TRAIN, INIT):
                 raise Unconvertible(line, f"{node.kind} {name} (line {node.line}) is used "
@@ -55,6 +52,34 @@ class RunSites:
             if name in self.sessions:
                 raise Unconvertible(line, f"session {name} is used for more than run(), "
                                           "close() and list_devices()")
+
+    def _read_outside_runs(self, statement) -> list[str]:
+        """The names the original statement reads outside its runs' fetches and feeds."""
+        sites = self
+        found: list[str] = []
+
+        class Reader(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> bool:
+                func = node.func
+                if any(sites._session_call(node, method) for method in
+                       ("run", "close", "list_devices")) or (
+                        isinstance(func, cst.Attribute) and func.attr.value in ("eval", "run")
+                        and any(sites.sessions.values())):
+                    return False
+                return True
+
+            def visit_Attribute(self, node: cst.Attribute) -> bool:
+                node.value.visit(self)
+                return False
+
+            def visit_Arg(self, node: cst.Arg) -> bool:
+                node.value.visit(self)
+                return False
+
+            def visit_Name(self, node: cst.Name) -> None:
+                found.append(node.value)
+        statement.visit(Reader())
+        return found
 
     def _session_call(self, node, method: str) -> bool:
         return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
