@@ -4,7 +4,8 @@ import textwrap
 
 import pytest
 
-from tf1compat.migrate.tf2.pipeline import migrate_source_tf2, to_tf2
+from tf1compat.migrate.driver import migrate_source_tf2
+from tf1compat.migrate.tf2.pipeline import to_tf2
 from tf1compat.migrate.tf2.translate import Unconvertible
 
 

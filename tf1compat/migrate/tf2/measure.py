@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tf1compat.migrate.tf2.pipeline import migrate_source_tf2
+from tf1compat.migrate.driver import migrate_source_tf2
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 CORPUS = REPO_ROOT / "tests" / "legacy_scripts"

@@ -5,7 +5,6 @@ tf1compat` output and a NOT_CONVERTED finding naming the construct, line and rea
 
 from __future__ import annotations
 
-import ast
 import difflib
 
 import libcst as cst
@@ -24,21 +23,11 @@ RULE = "tf2"
 _LEFTOVERS = ("compat.v1", "tf1compat")
 
 
-def migrate_source_tf2(code: str, filename: str, fallback_target: str = "tf1compat"
-                       ) -> tuple[str, list[Finding], bool]:
-    """(new text, findings, fully converted). Raises SyntaxError for code that does not parse."""
-    ast.parse(code, filename)
-    try:
-        text, findings = to_tf2(code)
-        return text, findings, True
-    except Unconvertible as error:
-        from tf1compat.migrate.driver import migrate_source
-
-        text, findings = migrate_source(code, filename, fallback_target)
-        findings.append(Finding(error.line, Kind.NOT_CONVERTED, RULE,
-                                f"not converted to TF2 ({error.reason}); the file got the "
-                                f"--to {fallback_target} output"))
-        return text, findings, False
+def not_converted(error: Unconvertible, fallback_target: str) -> Finding:
+    """The finding for a file left to the `--to tf1compat` pipeline."""
+    return Finding(error.line, Kind.NOT_CONVERTED, RULE,
+                   f"not converted to TF2 ({error.reason}); the file got the "
+                   f"--to {fallback_target} output")
 
 
 def to_tf2(code: str) -> tuple[str, list[Finding]]:
