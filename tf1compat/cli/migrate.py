@@ -1,4 +1,5 @@
-"""`tf1compat migrate PATH... [--diff | --write] [--target tf1compat|modern] [--json]`."""
+"""`tf1compat migrate PATH... [--diff | --write] [--target tf1compat|modern] [--to tf1compat|tf2]
+[--json]`."""
 
 from __future__ import annotations
 
@@ -28,6 +29,12 @@ def register(subparsers) -> None:
     parser.add_argument("--target", choices=("tf1compat", "modern"), default="tf1compat",
                         help="where session options go: tf1compat.session(...) keywords "
                              "(default) or one modern.configure(...) at program start")
+    parser.add_argument("--to", choices=("tf1compat", "tf2"), default="tf1compat",
+                        help="tf1compat (default): the script keeps its graph and session; "
+                             "tf2: graph + Session.run code becomes TF2 (variables, Keras "
+                             "layers and optimizers, tf.function steps) importing tensorflow "
+                             "and modern only, and a file it cannot convert gets the "
+                             "tf1compat output with the reason reported")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.set_defaults(handler=run)
 
@@ -39,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     files = collect_paths(args.paths)
     results = []
     for path in files:
-        result = migrate_file(path, target=args.target)
+        result = migrate_file(path, target=args.target, to=args.to)
         if args.write and result.changed:
             write_atomic(path, result.migrated)
             result.written = True

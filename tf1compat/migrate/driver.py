@@ -92,13 +92,30 @@ def migrate_source(code: str, filename: str, target: str) -> tuple[str, list[Fin
     return migrated, first + findings + ours
 
 
+def migrate_source_tf2(code: str, filename: str, fallback_target: str = "tf1compat"
+                       ) -> tuple[str, list[Finding], bool]:
+    """(text, findings, fully converted) of `--to tf2`: the TF2 rewrite, or where it cannot,
+    the `fallback_target` output with a finding naming what stayed. Raises SyntaxError."""
+    from tf1compat.migrate.tf2.pipeline import not_converted, to_tf2
+    from tf1compat.migrate.tf2.translate import Unconvertible
+
+    ast.parse(code, filename)
+    try:
+        text, findings = to_tf2(code)
+        return text, findings, True
+    except Unconvertible as error:
+        text, findings = migrate_source(code, filename, fallback_target)
+        return text, [*findings, not_converted(error, fallback_target)], False
+
+
 def _syntax_error(error: SyntaxError) -> Finding:
     return Finding(error.lineno or 0, Kind.ERROR, "parse",
                    f"syntax error: {error.msg}; the file was left as is")
 
 
-def migrate_file(path: str, target: str = "tf1compat") -> FileResult:
-    """Reads and migrates one .py or .ipynb file (does not write)."""
+def migrate_file(path: str, target: str = "tf1compat", to: str = "tf1compat") -> FileResult:
+    """Reads and migrates one .py or .ipynb file (does not write); `to="tf2"` tries the TF2
+    rewrite (tf1compat.migrate.tf2) first, `target`'s output where it cannot."""
     try:
         with open(path, encoding="utf-8") as handle:
             original = handle.read()
@@ -110,6 +127,8 @@ def migrate_file(path: str, target: str = "tf1compat") -> FileResult:
     try:
         if path.endswith(".ipynb"):
             result.migrated = _migrate_notebook(original, path, target, result)
+        elif to == "tf2":
+            result.migrated, result.findings, _ = migrate_source_tf2(original, path, target)
         else:
             result.migrated, result.findings = migrate_source(original, path, target)
     except SyntaxError as error:

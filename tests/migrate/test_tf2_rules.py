@@ -1,0 +1,131 @@
+"""`migrate --to tf2`, rule by rule: TF1 source in, TF2 source out (no TensorFlow run)."""
+
+import textwrap
+
+import pytest
+
+from tf1compat.migrate.driver import migrate_source_tf2
+from tf1compat.migrate.tf2.pipeline import to_tf2
+from tf1compat.migrate.tf2.translate import Unconvertible
+
+
+def tf2(source: str) -> str:
+    return to_tf2(textwrap.dedent(source))[0]
+
+
+def test_placeholders_and_a_train_loop_become_one_tf_function_step():
+    out = tf2("""\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 2])
+        W = tf.Variable(tf.zeros([2, 1]))
+        loss = tf.reduce_mean(tf.matmul(x, W))
+        train = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for step in range(3):
+                _, value = sess.run([train, loss], feed_dict={x: data})
+            print(sess.run(W))
+        """)
+    assert "optimizer = tf.keras.optimizers.SGD(learning_rate=0.5)" in out
+    assert "@tf.function\ndef train(x):\n    with tf.GradientTape() as tape:\n" \
+           "        loss = tf.reduce_mean(tf.matmul(x, W))\n    variables = [W, b]" not in out
+    assert "    variables = [W]\n    gradients = tape.gradient(loss, variables)\n" \
+           "    optimizer.apply_gradients(zip(gradients, variables))\n    return loss\n" in out
+    assert "    value = train(data).numpy()\n" in out
+    assert "print(W.numpy())" in out
+    assert "placeholder" not in out and "Session" not in out and "initializer" not in out
+
+
+def test_tf_layers_dense_becomes_a_keras_layer_named_as_tf1_named_it():
+    out = tf2("""\
+        import tensorflow as tf
+        inputs = tf.placeholder(tf.float32, [None, 4])
+        hidden = tf.layers.dense(inputs, 8, activation=tf.nn.relu,
+                                 kernel_initializer=tf.glorot_uniform_initializer(seed=1))
+        logits = tf.layers.dense(hidden, 1)
+        sess = tf.Session()
+        print(sess.run(logits, {inputs: data}))
+        """)
+    assert 'dense = tf.keras.layers.Dense(8, activation=tf.nn.relu, kernel_initializer=' \
+           'tf.keras.initializers.GlorotUniform(seed=1), name="dense")' in out
+    assert 'dense_1 = tf.keras.layers.Dense(1, name="dense_1")' in out
+    assert "print(logits(data).numpy())" in out
+
+
+def test_adam_keeps_tf1_epsilon_and_rmsprop_is_left_with_the_reason():
+    adam = tf2("""\
+        import tensorflow as tf
+        v = tf.Variable(1.0)
+        loss = tf.square(v)
+        train = tf.train.AdamOptimizer(0.05).minimize(loss)
+        with tf.Session() as sess:
+            sess.run(train)
+        """)
+    assert "tf.keras.optimizers.Adam(learning_rate=0.05, epsilon=1e-08)" in adam
+    with pytest.raises(Unconvertible, match="RMSProp starts its mean square at 1.0"):
+        tf2("""\
+            import tensorflow as tf
+            v = tf.Variable(1.0)
+            loss = tf.square(v)
+            train = tf.train.RMSPropOptimizer(0.1).minimize(loss)
+            with tf.Session() as sess:
+                sess.run(train)
+            """)
+
+
+def test_a_fetch_of_one_variable_expression_is_written_in_place_of_the_run():
+    out = tf2("""\
+        import tensorflow as tf
+        counter = tf.Variable(0, name="counter")
+        increment = tf.assign_add(counter, 5)
+        with tf.Session() as sess:
+            sess.run(increment)
+            print(sess.run(counter))
+        """)
+    assert "counter.assign_add(5)\nprint(counter.numpy())" in out
+
+
+def test_app_flags_and_logging_go_to_absl():
+    out = tf2("""\
+        import tensorflow as tf
+        flags = tf.app.flags
+        flags.DEFINE_integer("steps", 2, "how many")
+        FLAGS = tf.app.flags.FLAGS
+        def main(_):
+            tf.logging.info("steps %d", FLAGS.steps)
+        if __name__ == "__main__":
+            tf.app.run()
+        """)
+    assert "from absl import app, flags, logging" in out
+    assert "flags = " not in out and "FLAGS = flags.FLAGS" in out
+    assert 'logging.info("steps %d", FLAGS.steps)' in out and "app.run(main)" in out
+
+
+def test_config_proto_goes_to_modern_configure():
+    out = tf2("""\
+        import tensorflow as tf
+        config = tf.ConfigProto(intra_op_parallelism_threads=2)
+        x = tf.constant(1.0)
+        with tf.Session(config=config) as sess:
+            print(sess.run(x))
+        """)
+    assert "modern.configure(intra_op_threads=2)" in out and "print(x.numpy())" in out
+
+
+@pytest.mark.parametrize("source, line, reason", [
+    ("import tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = x * 2\n"
+     "with tf.Session() as sess:\n    print(y.shape, sess.run(y, {x: 1.0}))\n", 5,
+     "tensor y (line 3) is used outside Session.run"),
+    ("import tensorflow as tf\nv = tf.Variable(1.0)\nsaver = tf.train.Saver()\n"
+     "with tf.Session() as sess:\n    saver.save(sess, 'model.ckpt')\n", 3,
+     "tf.train.Saver has no --to tf2 rule"),
+    ("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
+     "with tf.Session() as sess:\n    print(sess.run(x * 2))\n", 4,
+     "Session.run of an expression of fed or graph tensors"),
+])
+def test_what_cannot_be_converted_falls_back_with_file_line_and_reason(source, line, reason):
+    text, findings, converted = migrate_source_tf2(source, "train.py")
+    assert not converted
+    assert "tf.compat.v1" in text  # the --to tf1compat output, which still runs
+    [finding] = [f for f in findings if f.rule == "tf2"]
+    assert finding.line == line and reason in finding.message

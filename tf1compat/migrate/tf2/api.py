@@ -1,0 +1,114 @@
+"""The TF1 calls `--to tf2` knows: same-named TF2 ops, renames, losses, layers, optimizers.
+
+A call not listed here is not guessed at: the block that uses it is left to the
+tf1compat pipeline and the report names the call.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+# TF1 names whose TF 2 namesake computes the same values.
+SAME = frozenset("""
+matmul add add_n subtract multiply divide transpose square sqrt exp log abs maximum minimum
+reduce_mean reduce_sum reduce_max reduce_min equal not_equal greater less argmax argmin cast
+constant zeros ones zeros_like ones_like reshape concat stack identity tanh sigmoid shape
+float16 float32 float64 int32 int64 bool string device
+nn.relu nn.relu6 nn.tanh nn.sigmoid nn.softmax nn.log_softmax nn.sigmoid_cross_entropy_with_logits
+nn.softmax_cross_entropy_with_logits nn.sparse_softmax_cross_entropy_with_logits nn.bias_add
+nn.l2_loss math.log math.exp
+""".split())
+
+# TF 2 names the rules write (seen again when a rewritten statement is read).
+TF2_NAMES = frozenset({"function", "GradientTape", "Variable", "config.list_logical_devices",
+                       "random.set_seed", "random.normal", "random.uniform",
+                       "random.truncated_normal", "math.squared_difference"})
+
+# TF1 name -> its TF 2 name (same arguments, same values).
+RENAMED = {
+    "nn.softmax_cross_entropy_with_logits_v2": "nn.softmax_cross_entropy_with_logits",
+    "set_random_seed": "random.set_seed",
+    "random_normal": "random.normal",
+    "random_uniform": "random.uniform",
+    "truncated_normal": "random.truncated_normal",
+    "squared_difference": "math.squared_difference",
+    "to_float": None,  # no TF 2 namesake: written as a cast below
+}
+
+# TF1 initializer -> the Keras initializer with the same distribution (the random values
+# differ: TF 2 draws from another generator; compare starts both sides from one checkpoint).
+INITIALIZERS = {
+    "glorot_uniform_initializer": "keras.initializers.GlorotUniform",
+    "glorot_normal_initializer": "keras.initializers.GlorotNormal",
+    "zeros_initializer": "keras.initializers.Zeros",
+    "ones_initializer": "keras.initializers.Ones",
+    "constant_initializer": "keras.initializers.Constant",
+    "random_normal_initializer": "keras.initializers.RandomNormal",
+    "random_uniform_initializer": "keras.initializers.RandomUniform",
+    "truncated_normal_initializer": "keras.initializers.TruncatedNormal",
+}
+
+# tf.layers.dense keywords Keras' Dense takes under the same name and meaning.
+DENSE_KEYWORDS = frozenset({"activation", "use_bias", "kernel_initializer", "bias_initializer",
+                            "kernel_regularizer", "bias_regularizer", "trainable"})
+
+# TF1 optimizer -> (Keras optimizer, {TF1 keyword: Keras keyword}, TF1 positional order,
+# keywords TF1 defaults differently from Keras, written out).
+OPTIMIZERS = {
+    "train.GradientDescentOptimizer": ("SGD", {"learning_rate": "learning_rate"},
+                                       ("learning_rate",), {}),
+    # The same formula as TF1's Adam (epsilon-hat form); TF1's epsilon is 1e-8, Keras' 1e-7.
+    "train.AdamOptimizer": ("Adam", {"learning_rate": "learning_rate", "beta1": "beta_1",
+                                     "beta2": "beta_2", "epsilon": "epsilon"},
+                            ("learning_rate", "beta1", "beta2", "epsilon"),
+                            {"learning_rate": "0.001", "epsilon": "1e-08"}),
+    # TF1 accumulates gradients and scales by the rate when applying, Keras' SGD scales
+    # first: the same steps while the learning rate is constant (a literal here).
+    "train.MomentumOptimizer": ("SGD", {"learning_rate": "learning_rate",
+                                        "momentum": "momentum", "use_nesterov": "nesterov"},
+                                ("learning_rate", "momentum", "use_locking", "name",
+                                 "use_nesterov"), {}),
+}
+# Left as is and why: their Keras namesakes compute another update.
+OPTIMIZERS_KEPT = {
+    "train.RMSPropOptimizer": "TF1's RMSProp starts its mean square at 1.0 and adds epsilon "
+                              "(1e-10) inside the square root; Keras' starts at 0 and adds it "
+                              "outside",
+    "train.AdagradOptimizer": "TF1's Adagrad starts its accumulator at 0.1 and has no "
+                              "epsilon; Keras' adds epsilon 1e-7",
+}
+
+
+def tf_attribute(alias: str, dotted: str) -> cst.BaseExpression:
+    """'nn.relu' -> the expression `tf.nn.relu` under the file's alias."""
+    return cst.parse_expression(f"{alias}.{dotted}")
+
+
+def is_literal(node: cst.BaseExpression) -> bool:
+    """A number, string, True/False/None, or a unary minus on a number."""
+    if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)):
+        return True
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return True
+    return isinstance(node, cst.UnaryOperation) and is_literal(node.expression)
+
+
+def keyword_arguments(call: cst.Call, positional: tuple[str, ...]
+                      ) -> Optional[dict[str, cst.BaseExpression]]:
+    """The call's arguments by keyword (positional ones named by `positional`); None when
+    it has * or ** arguments or more positionals than named."""
+    named: dict[str, cst.BaseExpression] = {}
+    index = 0
+    for arg in call.args:
+        if arg.star:
+            return None
+        if arg.keyword is None:
+            if index >= len(positional):
+                return None
+            named[positional[index]] = arg.value
+            index += 1
+        else:
+            named[arg.keyword.value] = arg.value
+    return named

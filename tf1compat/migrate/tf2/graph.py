@@ -1,0 +1,218 @@
+"""What one block of a TF1 script builds: placeholders, variables, layers, optimizers and
+the tensors computed from them, each with the names it reads.
+
+`Graph.add_statement` classifies a statement in source order; `Unconvertible` says,
+with the line, why a statement has no `--to tf2` form.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+
+import libcst as cst
+
+from tf1compat.migrate.tf2 import api
+from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
+
+PLACEHOLDER, VARIABLE, LAYER, OPTIMIZER, TENSOR, TRAIN, EAGER, INIT = (
+    "placeholder", "variable", "layer", "optimizer", "tensor", "train", "eager", "init")
+LAZY = (PLACEHOLDER, VARIABLE, TENSOR, TRAIN)
+
+
+@dataclasses.dataclass(eq=False)
+class Node:
+    name: str
+    kind: str
+    index: int                       # the statement of the block that defines it
+    line: int
+    expression: Optional[cst.BaseExpression] = None
+    reads: tuple["Node", ...] = ()
+    wrapper: Optional[cst.With] = None  # a `with tf.device(...)` around it
+    optimizer: Optional[str] = None     # TRAIN: the optimizer's name
+    loss: Optional["Node"] = None       # TRAIN: what it minimizes
+    global_step: Optional["Node"] = None
+    trainable: bool = True
+
+    def closure(self) -> list["Node"]:
+        """This node and every TENSOR/TRAIN node it reads, in definition order."""
+        seen: dict[int, Node] = {}
+
+        def visit(node: Node) -> None:
+            if id(node) in seen or node.kind not in (TENSOR, TRAIN):
+                return
+            seen[id(node)] = node
+            for read in node.reads:
+                visit(read)
+            if node.loss is not None:
+                visit(node.loss)
+        visit(self)
+        return sorted(seen.values(), key=lambda node: (node.index, node.line))
+
+    def leaves(self) -> list["Node"]:
+        """The placeholders, variables and layers the closure reads, in definition order."""
+        found: dict[int, Node] = {}
+        for node in self.closure():
+            for read in node.reads:
+                if read.kind in (PLACEHOLDER, VARIABLE, LAYER):
+                    found[id(read)] = read
+        return sorted(found.values(), key=lambda node: (node.index, node.line))
+
+
+class Graph:
+    """The nodes of one block, the statements that replace graph statements, and the
+    layer/optimizer objects created in their place."""
+
+    def __init__(self, translator: Translator, taken: set[str]):
+        self.translate = translator
+        self.env: dict[str, Node] = {}
+        self.nodes: list[Node] = []
+        self.taken = taken  # Python names the file already binds
+        self.layer_counts: dict[str, int] = {}
+        self.replacements: dict[int, list[cst.BaseStatement]] = {}
+
+    def fresh(self, base: str) -> str:
+        name, number = base, 0
+        while name in self.taken:
+            number += 1
+            name = f"{base}_{number}"
+        self.taken.add(name)
+        return name
+
+    def _bind(self, node: Node) -> Node:
+        self.env[node.name] = node
+        self.nodes.append(node)
+        return node
+
+    def _reads(self, expression: cst.BaseExpression) -> tuple[Node, ...]:
+        return tuple(self.env[name] for name in names_read(expression) if name in self.env)
+
+    def add_assignment(self, index: int, line: int, target: str, value: cst.BaseExpression,
+                       wrapper: Optional[cst.With]) -> bool:
+        """Classifies `target = value`; True when the statement leaves its place (its
+        replacement, if any, is in `replacements`)."""
+        v1 = self.translate.v1_name(value.func) if isinstance(value, cst.Call) else None
+        if v1 == "placeholder":
+            self._bind(Node(target, PLACEHOLDER, index, line))
+            return True
+        if v1 in ("global_variables_initializer", "local_variables_initializer"):
+            self._bind(Node(target, INIT, index, line))
+            return True
+        if v1 == "layers.dense":
+            return self._dense(index, line, target, value, wrapper)
+        if v1 == "layers.dropout":
+            return self._dropout(index, line, target, value)
+        if v1 in api.OPTIMIZERS or v1 in api.OPTIMIZERS_KEPT:
+            creation = self.translate.optimizer(value, line)
+            self._bind(Node(target, OPTIMIZER, index, line))
+            self.taken.add(target)
+            self.replacements[index] = [_assign(target, creation)]
+            return True
+        minimized = self._minimize(index, line, target, value)
+        if minimized:
+            return True
+        reads = self._reads(value)
+        if any(read.kind == OPTIMIZER for read in reads):
+            raise Unconvertible(line, f"the optimizer is used for more than minimize(): {target}")
+        expression = self.translate.expression(value, line)
+        if v1 in ("Variable", "get_variable"):
+            if any(read.kind in (PLACEHOLDER, TENSOR, TRAIN) for read in reads):
+                raise Unconvertible(line, f"variable {target}'s initial value is computed "
+                                          "from fed or graph tensors")
+            trainable = not any(arg.keyword and arg.keyword.value == "trainable" and
+                                isinstance(arg.value, cst.Name) and arg.value.value == "False"
+                                for arg in value.args)
+            self._bind(Node(target, VARIABLE, index, line, expression, reads, wrapper,
+                            trainable=trainable))
+            return False
+        if any(read.kind in LAZY for read in reads):
+            self._bind(Node(target, TENSOR, index, line, expression, reads, wrapper))
+            return True
+        if wrapper is None:
+            self._bind(Node(target, EAGER, index, line, expression, reads))
+        return False
+
+    def _dense(self, index, line, target, value: cst.Call, wrapper) -> bool:
+        args = api.keyword_arguments(value, ("inputs", "units", "activation", "use_bias",
+                                             "kernel_initializer", "bias_initializer"))
+        if args is None or "inputs" not in args or "units" not in args:
+            raise Unconvertible(line, "tf.layers.dense with arguments not written out")
+        unknown = set(args) - api.DENSE_KEYWORDS - {"inputs", "units", "name"}
+        if unknown:
+            raise Unconvertible(line, "tf.layers.dense keyword(s) without a Keras Dense "
+                                      "counterpart here: " + ", ".join(sorted(unknown)))
+        if "name" in args:
+            if not isinstance(args["name"], cst.SimpleString):
+                raise Unconvertible(line, "tf.layers.dense with a computed name (its "
+                                          "variables' names would not be known)")
+            layer_name = args["name"].evaluated_value
+        else:  # TF1 names unnamed layers dense, dense_1, ... in creation order
+            count = self.layer_counts.get("dense", 0)
+            self.layer_counts["dense"] = count + 1
+            layer_name = "dense" if count == 0 else f"dense_{count}"
+        python_name = self.fresh(layer_name if layer_name.isidentifier() else "dense")
+        keywords = [cst.Arg(self.translate.expression(args[k], line), keyword=cst.Name(k),
+                            equal=_EQUAL)
+                    for k in args if k in api.DENSE_KEYWORDS]
+        creation = cst.Call(api.tf_attribute(self.translate.alias, "keras.layers.Dense"),
+                            [cst.Arg(args["units"]), *keywords,
+                             cst.Arg(cst.SimpleString(f'"{layer_name}"'), keyword=cst.Name("name"),
+                                     equal=_EQUAL)])
+        layer = self._bind(Node(python_name, LAYER, index, line))
+        self.replacements[index] = [_assign(python_name, creation)]
+        application = cst.Call(cst.Name(python_name), [cst.Arg(args["inputs"])])
+        reads = (layer, *self._reads(args["inputs"]))
+        self._bind(Node(target, TENSOR, index, line, application, reads, wrapper))
+        return True
+
+    def _dropout(self, index, line, target, value: cst.Call) -> bool:
+        args = api.keyword_arguments(value, ("inputs", "rate", "noise_shape", "seed",
+                                             "training"))
+        training = None if args is None else args.get("training")
+        if args is None or "inputs" not in args or not (
+                training is None or (isinstance(training, cst.Name) and training.value == "False")):
+            raise Unconvertible(line, "tf.layers.dropout in training mode (TF2's random "
+                                      "masks differ from TF 1.15's)")
+        # TF1's dropout layer is the identity unless training=True
+        source = args["inputs"]
+        reads = self._reads(source)
+        self._bind(Node(target, TENSOR, index, line, source, reads))
+        return True
+
+    def _minimize(self, index, line, target, value) -> bool:
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+                and value.func.attr.value == "minimize"):
+            return False
+        owner = value.func.value
+        args = api.keyword_arguments(value, ("loss", "global_step", "var_list"))
+        if args is None or not isinstance(args.get("loss"), cst.Name) or \
+                args["loss"].value not in self.env or set(args) - {"loss", "global_step"}:
+            raise Unconvertible(line, "minimize() of something other than a named loss "
+                                      "tensor, or with var_list/gate_gradients")
+        if isinstance(owner, cst.Call):
+            optimizer = self.fresh("optimizer")
+            self.replacements[index] = [_assign(optimizer, self.translate.optimizer(owner, line))]
+        elif isinstance(owner, cst.Name) and self.env.get(owner.value, Node("", "", 0, 0)
+                                                          ).kind == OPTIMIZER:
+            optimizer = owner.value
+        else:
+            raise Unconvertible(line, "minimize() on an optimizer not made in this block")
+        step = args.get("global_step")
+        step_node = None
+        if step is not None:
+            if not (isinstance(step, cst.Name) and self.env.get(step.value) and
+                    self.env[step.value].kind == VARIABLE):
+                raise Unconvertible(line, "minimize(global_step=...) of something other "
+                                          "than a variable of this block")
+            step_node = self.env[step.value]
+        loss = self.env[args["loss"].value]
+        self._bind(Node(target, TRAIN, index, line, None, (loss,), optimizer=optimizer,
+                        loss=loss, global_step=step_node))
+        return True
+
+
+_EQUAL = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+
+
+def _assign(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
+    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)])

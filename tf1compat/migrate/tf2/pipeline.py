@@ -1,0 +1,132 @@
+"""`migrate --to tf2` for one file: session options -> `modern.configure` (the tf1compat
+rule, target modern), flags -> absl, each graph+session block -> TF2 (program), every
+other TF1 name -> its TF2 name. Anything unconvertible -> the file gets the `--to
+tf1compat` output and a NOT_CONVERTED finding naming the construct, line and reason."""
+
+from __future__ import annotations
+
+import difflib
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor, ImportItem
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from tf1compat.migrate.findings import Finding, Kind
+from tf1compat.migrate.rules.base import tensorflow_alias
+from tf1compat.migrate.rules.session_options import SessionOptionsRule
+from tf1compat.migrate.tf2.flags import FlagsToAbsl
+from tf1compat.migrate.tf2.program import convert_block, has_session
+from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
+
+RULE = "tf2"
+_LEFTOVERS = ("compat.v1", "tf1compat")
+
+
+def not_converted(error: Unconvertible, fallback_target: str) -> Finding:
+    """The finding for a file left to the `--to tf1compat` pipeline."""
+    return Finding(error.line, Kind.NOT_CONVERTED, RULE,
+                   f"not converted to TF2 ({error.reason}); the file got the "
+                   f"--to {fallback_target} output")
+
+
+def to_tf2(code: str) -> tuple[str, list[Finding]]:
+    """The TF2 text and the findings. Raises Unconvertible (line of `code`)."""
+    context = CodemodContext()
+    rule = SessionOptionsRule(context, target="modern")
+    configured = rule.transform_module(cst.parse_module(code)).code
+    findings = [f for f in rule.findings]
+    try:
+        text = _convert(configured)
+    except Unconvertible as error:
+        raise Unconvertible(_original_line(code, configured, error.line), error.reason) from None
+    compile(text, "<migrated>", "exec")
+    for leftover in _LEFTOVERS:
+        if leftover in text:
+            line = next(n for n, t in enumerate(text.splitlines(), 1) if leftover in t)
+            raise Unconvertible(_original_line(code, text, line),
+                                f"{leftover} is still used")
+    if text != code:
+        findings.append(Finding(1, Kind.CHANGED, RULE, "TF1 graph and session code -> TF2 "
+                                "(eager variables and Keras layers, one function per "
+                                "Session.run shape, tf.function where it is fed or trains)"))
+    return text, findings
+
+
+def _convert(code: str) -> str:
+    wrapper = MetadataWrapper(cst.parse_module(code))
+    module = wrapper.module
+    positions = wrapper.resolve(PositionProvider)
+    alias = tensorflow_alias(module)
+    if alias is None:
+        return code
+    translator = Translator(alias)
+    flags = FlagsToAbsl(translator, positions)
+    _check_imports(module, positions)
+    taken = set(names_read(module))
+    body = []
+    if has_session(translator, module.body):
+        module_body = convert_block(module.body, translator, positions, taken, nested=False)
+    else:
+        module_body = list(module.body)
+    for statement in module_body:
+        if isinstance(statement, cst.FunctionDef) and has_session(translator,
+                                                                   statement.body.body):
+            statement = statement.with_changes(body=statement.body.with_changes(
+                body=convert_block(statement.body.body, translator, positions, taken,
+                                   nested=True)))
+        body.append(statement)
+    converted = module.with_changes(body=body)
+    converted = converted.visit(flags)
+    text = converted.code
+    # every TF name left is a TF2 one (raises on a TF1 name without a rule)
+    reread = MetadataWrapper(cst.parse_module(text))
+    lines = reread.resolve(PositionProvider)
+    for statement in reread.module.body:
+        translator.expression(statement, lines[statement].start.line if statement in lines
+                              else 0)
+    final = reread.module.visit(_TranslateAll(translator, lines))
+    imports = [ImportItem("absl", name) for name in sorted(flags.needed)]
+    if imports:
+        final = AddImportsVisitor(CodemodContext(), imports).transform_module(final)
+    return final.code
+
+
+class _TranslateAll(cst.CSTTransformer):
+    def __init__(self, translator: Translator, lines):
+        super().__init__()
+        self.t = translator
+        self.lines = lines
+
+    def leave_SimpleStatementLine(self, original, updated):
+        position = self.lines.get(original)
+        return self.t.expression(updated, position.start.line if position else 0)
+
+    def leave_With(self, original, updated):
+        position = self.lines.get(original)
+        items = [item.with_changes(item=self.t.expression(item.item, position.start.line
+                                                          if position else 0))
+                 for item in updated.items]
+        return updated.with_changes(items=items)
+
+
+def _check_imports(module: cst.Module, positions) -> None:
+    """TensorFlow's own submodules (tensorflow.examples, tensorflow.contrib...) and
+    tf1compat have no place in a TF2 script."""
+    class Imports(cst.CSTVisitor):
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+            name = cst.Module([]).code_for_node(node.module) if node.module else ""
+            if name.split(".")[0] in ("tensorflow", "tf1compat"):
+                raise Unconvertible(positions[node].start.line,
+                                    f"from {name} import ...: no TF2 module of that name")
+    module.visit(Imports())
+
+
+def _original_line(original: str, changed: str, line: int) -> int:
+    """The line of `original` that line `line` of `changed` comes from."""
+    matcher = difflib.SequenceMatcher(None, original.splitlines(), changed.splitlines(),
+                                      autojunk=False)
+    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
+        if b0 < line <= b1 or (b0 == b1 and line == b0 + 1):
+            return a0 + (line - b0) if tag == "equal" else a0 + 1
+    return line

@@ -1,0 +1,187 @@
+"""One block of a TF1 script (the module, or a function such as `main`) that builds a graph
+and runs it in a session -> TF2: variables, layers and optimizers created once where the
+graph made them, one function per `Session.run` shape, the runs replaced by calls.
+
+    inputs = tf.placeholder(tf.float32, [None, 4])       dense = tf.keras.layers.Dense(8, ..., name="dense")
+    hidden = tf.layers.dense(inputs, 8, ...)       ->    optimizer = tf.keras.optimizers.Adam(...)
+    loss = ...                                           @tf.function
+    train = tf.train.AdamOptimizer(0.05).minimize(loss)  def train(inputs, labels):
+    sess = tf.Session()                                      with tf.GradientTape() as tape:
+    sess.run(tf.global_variables_initializer())                  hidden = dense(inputs) ...
+    _, value = sess.run([train, loss], {inputs: data,        ...apply_gradients...; return loss
+                                        labels: target})     value = train(data, target).numpy()
+
+A fetch that is one expression of variables (`sess.run(increment)` of `tf.assign_add(v, 5)`)
+is written in place of the run. Anything else a block does with the graph (a tensor used
+outside `Session.run`, a session used for more than run/close/list_devices, graph code in
+loops) raises Unconvertible: the caller then leaves the file to the tf1compat pipeline.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from tf1compat.migrate.tf2.emit import FunctionBuilder
+from tf1compat.migrate.tf2.graph import EAGER, INIT, LAYER, Graph, TENSOR, TRAIN, VARIABLE
+from tf1compat.migrate.tf2.run_sites import RunSites
+from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
+
+SESSIONS = ("Session", "InteractiveSession")
+
+
+def has_session(translator: Translator, body) -> bool:
+    return any(_session_of(translator, statement) is not None for statement in body)
+
+
+def _session_of(translator: Translator, statement) -> Optional[tuple[str, bool]]:
+    """(name, interactive) of `with tf.Session() as sess:` or `sess = tf.Session()`."""
+    if isinstance(statement, cst.With) and len(statement.items) == 1:
+        item = statement.items[0]
+        call = item.item
+        if isinstance(call, cst.Call) and translator.v1_name(call.func) in SESSIONS and \
+                item.asname and isinstance(item.asname.name, cst.Name):
+            return item.asname.name.value, translator.v1_name(call.func) == "InteractiveSession"
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        small = statement.body[0]
+        if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call) and \
+                translator.v1_name(small.value.func) in SESSIONS and len(small.targets) == 1 \
+                and isinstance(small.targets[0].target, cst.Name):
+            return small.targets[0].target.value, \
+                translator.v1_name(small.value.func) == "InteractiveSession"
+    return None
+
+
+def convert_block(body, translator: Translator, positions, taken: set[str], nested: bool
+                  ) -> list[cst.BaseStatement]:
+    """The block's statements in TF2. Raises Unconvertible."""
+    def line_of(node) -> int:
+        position = positions.get(node)
+        return position.start.line if position else 0
+
+    sessions: dict[str, bool] = {}
+    flat = []  # (statement, its original for positions)
+    for statement in body:
+        session = _session_of(translator, statement)
+        if session is None:
+            flat.append(statement)
+            continue
+        sessions[session[0]] = session[1]
+        if isinstance(statement, cst.With):
+            flat.extend(statement.body.body)
+        # `sess = tf.Session()` leaves; the session options went to modern.configure
+    graph = Graph(translator, taken)
+    builder = FunctionBuilder(graph, translator, nested)
+    sites = RunSites(graph, builder, translator, sessions)
+    out: dict[int, list] = {}
+    for index, statement in enumerate(flat):
+        line = line_of(statement)
+        kept = None if _runs(statement, sessions) else _graph_statement(
+            graph, index, line, statement, translator, line_of)
+        if kept is True:
+            out[index] = graph.replacements.get(index, [])
+            continue
+        if kept is not None:
+            out[index] = [kept]
+            continue
+        out[index] = [sites.rewrite(statement, line)]
+    for node in graph.nodes:
+        if node.kind == TENSOR and node.reads and node.reads[0].kind == LAYER and \
+                not builder.uses(node):
+            raise Unconvertible(node.line, f"layer output {node.name} is never fetched")
+    result: list = []
+    carried: list = []
+    for index, statement in enumerate(flat):
+        replacement = [s for s in out[index] if s is not None]
+        if not replacement:
+            carried.extend(getattr(statement, "leading_lines", ()))
+        if result and isinstance(result[-1], cst.FunctionDef) and replacement and \
+                not isinstance(replacement[0], cst.FunctionDef):
+            blank = [cst.EmptyLine(indent=False)] * (1 if nested else 2)
+            carried = [line for line in carried if line.comment] or []
+            replacement[0] = replacement[0].with_changes(leading_lines=[
+                *blank, *[line for line in replacement[0].leading_lines if line.comment]])
+        for new in replacement:
+            if carried and hasattr(new, "leading_lines"):
+                new = new.with_changes(leading_lines=[*carried, *new.leading_lines])
+                carried = []
+            result.append(new)
+        result.extend(builder.definitions_after(index))
+    if not result:
+        result.append(cst.SimpleStatementLine([cst.Pass()]))
+    return result
+
+
+def _graph_statement(graph: Graph, index: int, line: int, statement, translator, line_of):
+    """True: a graph statement that left (see graph.replacements); a statement: kept in
+    TF2 form; None: not a graph statement."""
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        small = statement.body[0]
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+                isinstance(small.targets[0].target, cst.Name):
+            target = small.targets[0].target.value
+            if not _is_graph_value(graph, translator, small.value):
+                return None
+            left = graph.add_assignment(index, line, target, small.value, None)
+            if left:
+                return True
+            node = graph.env.get(target)
+            if node is not None and node.kind in (VARIABLE, EAGER) and node.index == index:
+                return statement.with_changes(body=[small.with_changes(value=node.expression)])
+            return None
+    if isinstance(statement, cst.With) and len(statement.items) == 1 and isinstance(
+            statement.items[0].item, cst.Call) and \
+            translator.v1_name(statement.items[0].item.func) == "device":
+        inner = statement.body.body
+        if not all(isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and
+                   isinstance(s.body[0], cst.Assign) and len(s.body[0].targets) == 1 and
+                   isinstance(s.body[0].targets[0].target, cst.Name) for s in inner):
+            return None
+        wrapper = statement.with_changes(items=[statement.items[0].with_changes(
+            item=translator.expression(statement.items[0].item, line))])
+        left = [graph.add_assignment(index, line_of(s), s.body[0].targets[0].target.value,
+                                     s.body[0].value, wrapper) for s in inner]
+        if all(left):
+            return True
+        if any(left):
+            raise Unconvertible(line, "a tf.device block that builds both fed and constant "
+                                      "tensors")
+        return wrapper.with_changes(body=wrapper.body.with_changes(body=[
+            s.with_changes(body=[s.body[0].with_changes(
+                value=translator.expression(s.body[0].value, line_of(s)))]) for s in inner]))
+    return None
+
+
+def _runs(statement, sessions) -> bool:
+    """Whether a statement runs something: sess.X(...), T.eval(...), op.run(...)."""
+    found = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if isinstance(func, cst.Attribute) and (
+                    func.attr.value in ("eval", "run") or (isinstance(func.value, cst.Name)
+                                                           and func.value.value in sessions)):
+                found.append(node)
+    statement.visit(Finder())
+    return bool(found)
+
+
+def _is_graph_value(graph: Graph, translator: Translator, value) -> bool:
+    """Whether an assigned value builds TF ops or reads graph nodes."""
+    if any(name in graph.env for name in names_read(value)):
+        return True
+    found = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Attribute(self, node):
+            if translator.v1_name(node) is not None:
+                found.append(node)
+                return False
+            return True
+    value.visit(Finder())
+    return bool(found)
+
+
+__all__ = ["convert_block", "has_session", "INIT", "TRAIN"]

@@ -1,0 +1,267 @@
+"""`Session.run`, `Tensor.eval` and `Operation.run` in the statements of a block -> calls
+of the functions that compute the fetches, or the variables' `.numpy()`.
+
+Initializer runs go (a TF2 variable holds its value from creation), `sess.close()` goes,
+`sess.list_devices()` -> `tf.config.list_logical_devices()`, `tf.trainable_variables()` ->
+the block's variables and layers' `trainable_variables`.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from tf1compat.migrate.tf2.emit import FunctionBuilder
+from tf1compat.migrate.tf2.graph import (EAGER, INIT, LAYER, PLACEHOLDER, TENSOR, TRAIN,
+                                         VARIABLE, Graph, Node)
+from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
+
+_INITIALIZERS = ("global_variables_initializer", "local_variables_initializer",
+                 "initialize_all_variables", "tables_initializer")
+
+
+class RunSites:
+    def __init__(self, graph: Graph, builder: FunctionBuilder, translator: Translator,
+                 sessions: dict[str, bool]):
+        self.graph = graph
+        self.builder = builder
+        self.t = translator
+        self.sessions = sessions
+
+    def rewrite(self, statement: cst.BaseStatement, line: int) -> Optional[cst.BaseStatement]:
+        """The statement in TF2 form; None when it only initialized or closed."""
+        sole = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and \
+            len(statement.body) == 1 else None
+        visitor = _Sites(self, line)
+        updated = statement.visit(visitor)
+        if visitor.removed:
+            if not isinstance(sole, cst.Expr):
+                raise Unconvertible(line, "an initializer run or close() inside an expression")
+            return None
+        self._check_no_graph_left(statement, line)
+        return self.t.expression(updated, line) if not isinstance(updated, cst.FunctionDef) \
+            else updated
+
+    def _check_no_graph_left(self, statement, line: int) -> None:
+        for name in self._read_outside_runs(statement):
+            node = self.graph.env.get(name)
+            if node is not None and node.kind in (PLACEHOLDER, TENSOR, TRAIN, INIT):
+                raise Unconvertible(line, f"{node.kind} {name} (line {node.line}) is used "
+                                          "outside Session.run")
+            if name in self.sessions:
+                raise Unconvertible(line, f"session {name} is used for more than run(), "
+                                          "close() and list_devices()")
+
+    def _read_outside_runs(self, statement) -> list[str]:
+        """The names the original statement reads outside its runs' fetches and feeds."""
+        sites = self
+        found: list[str] = []
+
+        class Reader(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> bool:
+                func = node.func
+                if any(sites._session_call(node, method) for method in
+                       ("run", "close", "list_devices")) or (
+                        isinstance(func, cst.Attribute) and func.attr.value in ("eval", "run")
+                        and any(sites.sessions.values())):
+                    return False
+                return True
+
+            def visit_Attribute(self, node: cst.Attribute) -> bool:
+                node.value.visit(self)
+                return False
+
+            def visit_Arg(self, node: cst.Arg) -> bool:
+                node.value.visit(self)
+                return False
+
+            def visit_Name(self, node: cst.Name) -> None:
+                found.append(node.value)
+        statement.visit(Reader())
+        return found
+
+    def _session_call(self, node, method: str) -> bool:
+        return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+            isinstance(node.func.value, cst.Name) and node.func.value.value in self.sessions \
+            and node.func.attr.value == method
+
+    def unpacks_run(self, assign: cst.Assign) -> bool:
+        return len(assign.targets) == 1 and isinstance(
+            assign.targets[0].target, (cst.Tuple, cst.List)) and \
+            self._session_call(assign.value, "run")
+
+    def unpacked_run(self, assign: cst.Assign, line: int) -> cst.Assign:
+        fetches, feed = _fetch_and_feed(assign.value, line)
+        targets = assign.targets[0].target.elements
+        if not isinstance(fetches, (cst.List, cst.Tuple)) or \
+                len(fetches.elements) != len(targets):
+            raise Unconvertible(line, "Session.run unpacked into another number of names")
+        items = [self.node_of(element.value, line) for element in fetches.elements]
+        kept = []
+        for item, target in zip(items, targets):
+            if item.kind == TRAIN:
+                if not (isinstance(target.value, cst.Name) and target.value.value == "_"):
+                    raise Unconvertible(line, f"the value of train op {item.name} is kept")
+            else:
+                kept.append(target)
+        call = self.call(items, feed, line)
+        if len(kept) == 1:
+            target = kept[0].value
+            value = _numpy(call)
+        else:
+            target = cst.Tuple([k.with_changes(comma=cst.MaybeSentinel.DEFAULT) for k in kept],
+                               lpar=[], rpar=[])
+            value = _each_numpy(call)
+        return assign.with_changes(targets=[cst.AssignTarget(target)], value=value)
+
+    def node_of(self, expression, line: int) -> Node:
+        if not isinstance(expression, cst.Name) or expression.value not in self.graph.env:
+            raise Unconvertible(line, "Session.run of something other than a tensor, op or "
+                                      "variable this block builds")
+        return self.graph.env[expression.value]
+
+    def call(self, items: list[Node], feed: Optional[dict[str, cst.BaseExpression]], line: int):
+        function = self.builder.function_for(items, line)
+        feed = feed or {}
+        args = []
+        for param in function.params:
+            if param.name not in feed:
+                raise Unconvertible(line, f"placeholder {param.name} is not fed")
+            args.append(cst.Arg(feed[param.name]))
+        return cst.Call(cst.Name(function.name), args)
+
+    def fetch(self, fetches, feed, line: int, used: bool) -> Optional[cst.BaseExpression]:
+        """The TF2 expression for one run's fetches; None when it only ran initializers."""
+        single = not isinstance(fetches, (cst.List, cst.Tuple))
+        elements = [fetches] if single else [e.value for e in fetches.elements]
+        if all(self._is_initializer(e) for e in elements):
+            return None
+        if not single:
+            items = [self.node_of(e, line) for e in elements]
+            if any(item.kind == TRAIN for item in items) and used:
+                raise Unconvertible(line, "the value of a train op is kept")
+            call = self.call(items, feed, line)
+            return _each_numpy(call) if used else call
+        if isinstance(fetches, cst.Name) and fetches.value in self.graph.env:
+            node = self.graph.env[fetches.value]
+            if node.kind in (VARIABLE, EAGER):
+                return _numpy(fetches)
+            if node.kind in (TENSOR, TRAIN):
+                if node.kind == TENSOR and node.wrapper is None and all(
+                        read.kind in (VARIABLE, EAGER) for read in node.reads):
+                    self.builder.used.add(id(node))
+                    return _numpy(node.expression) if used else node.expression
+                call = self.call([node], feed, line)
+                return _numpy(call) if used and node.kind != TRAIN else call
+        reads = [self.graph.env[name] for name in names_read(fetches) if name in self.graph.env]
+        if all(read.kind in (VARIABLE, EAGER) for read in reads):
+            expression = self.t.expression(fetches, line)
+            return _numpy(expression) if used else expression
+        raise Unconvertible(line, "Session.run of an expression of fed or graph tensors")
+
+    def _is_initializer(self, node) -> bool:
+        if isinstance(node, cst.Name):
+            return self.graph.env.get(node.value, Node("", "", 0, 0)).kind == INIT
+        if isinstance(node, cst.Attribute) and node.attr.value == "initializer":
+            return True
+        return isinstance(node, cst.Call) and self.t.v1_name(node.func) in _INITIALIZERS
+
+    def trainable_variables(self) -> cst.BaseExpression:
+        elements = []
+        for node in self.graph.nodes:
+            if node.kind == VARIABLE and node.trainable:
+                elements.append(cst.Element(cst.Name(node.name)))
+            elif node.kind == LAYER:
+                elements.append(cst.StarredElement(cst.Attribute(
+                    cst.Name(node.name), cst.Name("trainable_variables"))))
+        return cst.List(elements)
+
+
+def _fetch_and_feed(call: cst.Call, line: int, fetch_position: bool = True):
+    """(fetches, {placeholder name: value}) of `sess.run(fetches, feed_dict)` (or of
+    `t.eval(feed_dict)` with fetch_position False)."""
+    positional = ("fetches", "feed_dict") if fetch_position else ("feed_dict", "session")
+    args = {}
+    index = 0
+    for arg in call.args:
+        if arg.star:
+            raise Unconvertible(line, "Session.run with * arguments")
+        key = arg.keyword.value if arg.keyword else positional[min(index, 1)]
+        index += arg.keyword is None
+        args[key] = arg.value
+    if set(args) - {"fetches", "feed_dict"}:
+        raise Unconvertible(line, "Session.run with options, run_metadata or a session")
+    feed = args.get("feed_dict")
+    if feed is not None and not isinstance(feed, cst.Dict):
+        raise Unconvertible(line, "a feed_dict that is not a dict written out at the run")
+    feeds = {}
+    for element in (feed.elements if feed is not None else ()):
+        if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.Name):
+            raise Unconvertible(line, "a feed_dict key that is not a placeholder's name")
+        feeds[element.key.value] = element.value
+    return args.get("fetches"), feeds
+
+
+def _numpy(expression) -> cst.Call:
+    if not isinstance(expression, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
+        expression = expression.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return cst.Call(cst.Attribute(expression, cst.Name("numpy")))
+
+
+def _each_numpy(call: cst.Call) -> cst.BaseExpression:
+    return cst.parse_expression(f"[value.numpy() for value in {cst.Module([]).code_for_node(call)}]")
+
+
+class _Sites(cst.CSTTransformer):
+    def __init__(self, sites: RunSites, line: int):
+        super().__init__()
+        self.s = sites
+        self.line = line
+        self.unused: set[int] = set()  # calls that are a whole statement: value dropped
+        self.unpacked: dict[int, cst.Assign] = {}
+        self.removed = False
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        self.unused.add(id(node.value))
+
+    def visit_Assign(self, node: cst.Assign) -> bool:
+        if self.s.unpacks_run(node):
+            self.unpacked[id(node)] = self.s.unpacked_run(node, self.line)
+            return False
+        return True
+
+    def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
+        return self.unpacked.get(id(original), updated)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        used = id(original) not in self.unused
+        func = updated.func
+        s = self.s
+        if s._session_call(original, "run"):
+            fetches, feed = _fetch_and_feed(updated, self.line)
+            value = s.fetch(fetches, feed, self.line, used)
+            if value is None:
+                self.removed = True
+                return updated
+            return value
+        if s._session_call(original, "close"):
+            self.removed = True
+            return updated
+        if s._session_call(original, "list_devices") and not updated.args:
+            return cst.Call(s.t.tf("config.list_logical_devices"))
+        if s.t.v1_name(original.func) == "trainable_variables" and not updated.args:
+            return s.trainable_variables()
+        if isinstance(func, cst.Attribute) and func.attr.value in ("eval", "run") and any(
+                interactive for interactive in s.sessions.values()):
+            target = func.value
+            if func.attr.value == "run" and isinstance(target, cst.Attribute) and \
+                    target.attr.value == "op":
+                target = target.value  # `op.run()` of an inline assign: the assign itself
+            if s._is_initializer(target):
+                self.removed = True
+                return updated
+            _, feed = _fetch_and_feed(updated, self.line, fetch_position=False)
+            value = s.fetch(target, feed, self.line, used and func.attr.value == "eval")
+            return value if value is not None else updated
+        return updated

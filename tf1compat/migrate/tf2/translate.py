@@ -1,0 +1,170 @@
+"""TF1 expressions -> TF2 ones: each `tf.X` of an expression is looked up in `api`
+and rewritten, or the expression is refused (Unconvertible, with the line and the name)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from tf1compat.migrate.rules.base import TfNames
+from tf1compat.migrate.tf2 import api
+
+# Calls rewritten as a whole (their arguments move), not by their name alone.
+_CALLS = {"assign", "assign_add", "assign_sub", "Variable", "to_float",
+          "losses.sigmoid_cross_entropy", "losses.mean_squared_error"}
+
+
+class Unconvertible(Exception):
+    """A construct `--to tf2` leaves to the tf1compat pipeline: its line and why."""
+
+    def __init__(self, line: int, reason: str):
+        super().__init__(reason)
+        self.line = line
+        self.reason = reason
+
+
+def names_read(expression: cst.CSTNode) -> list[str]:
+    """The plain names an expression reads (not attribute or keyword names), in order."""
+    found: list[str] = []
+
+    class Reader(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            found.append(node.value)
+
+    expression.visit(Reader())
+    return list(dict.fromkeys(found))
+
+
+class Translator:
+    """Rewrites the TF1 names of expressions under the file's TensorFlow alias."""
+
+    def __init__(self, alias: str):
+        self.alias = alias
+        self.names = TfNames(alias)
+
+    def v1_name(self, node: cst.CSTNode) -> Optional[str]:
+        """The TF1 name a dotted `tf.X.Y` names; None for anything else (a call's result)."""
+        chain = node
+        while isinstance(chain, cst.Attribute):
+            chain = chain.value
+        if not isinstance(chain, cst.Name):
+            return None
+        return self.names.v1_name(node)
+
+    def tf(self, dotted: str) -> cst.BaseExpression:
+        return api.tf_attribute(self.alias, dotted)
+
+    def expression(self, node: cst.BaseExpression, line: int) -> cst.BaseExpression:
+        return node.visit(_Rewriter(self, line))
+
+    def optimizer(self, call: cst.Call, line: int) -> cst.Call:
+        """`tf.train.XOptimizer(...)` -> the Keras optimizer with TF1's hyper-parameters."""
+        v1 = self.v1_name(call.func)
+        if v1 in api.OPTIMIZERS_KEPT:
+            raise Unconvertible(line, f"tf.{v1}: {api.OPTIMIZERS_KEPT[v1]}")
+        if v1 not in api.OPTIMIZERS:
+            raise Unconvertible(line, f"optimizer tf.{v1} has no --to tf2 rule")
+        keras, keywords, positional, defaults = api.OPTIMIZERS[v1]
+        args = api.keyword_arguments(call, positional)
+        if args is None or set(args) - set(keywords):
+            raise Unconvertible(line, f"tf.{v1} with arguments other than "
+                                      + ", ".join(keywords))
+        if v1 == "train.MomentumOptimizer" and not api.is_literal(args.get("learning_rate",
+                                                                           cst.Name("x"))):
+            raise Unconvertible(line, "tf.train.MomentumOptimizer with a learning rate that "
+                                      "is not a constant: TF1 scales the accumulated "
+                                      "momentum by the current rate, Keras' SGD does not")
+        out = []
+        for tf1_keyword, keras_keyword in keywords.items():
+            if tf1_keyword in args:
+                value = self.expression(args[tf1_keyword], line)
+            elif tf1_keyword in defaults:
+                value = cst.parse_expression(defaults[tf1_keyword])
+            else:
+                continue
+            out.append(cst.Arg(value, keyword=cst.Name(keras_keyword),
+                               equal=cst.AssignEqual(cst.SimpleWhitespace(""),
+                                                     cst.SimpleWhitespace(""))))
+        return cst.Call(self.tf(f"keras.optimizers.{keras}"), out)
+
+
+class _Rewriter(cst.CSTTransformer):
+    def __init__(self, translator: Translator, line: int):
+        super().__init__()
+        self.t = translator
+        self.line = line
+
+    def _refuse(self, v1: str) -> Unconvertible:
+        return Unconvertible(self.line, f"tf.{v1} has no --to tf2 rule")
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        return self.t.v1_name(node) is None  # TF names are rewritten whole, in leave
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute
+                        ) -> cst.BaseExpression:
+        v1 = self.t.v1_name(original)
+        if v1 is None:
+            return updated
+        if v1 in _CALLS or v1.split(".")[0] in ("logging", "flags", "app"):
+            return updated  # leave_Call rewrites the call; flags.FlagsToAbsl the rest
+        if v1 in api.SAME or v1 in api.TF2_NAMES or v1.startswith("keras."):
+            return self.t.tf(v1)
+        if api.RENAMED.get(v1):
+            return self.t.tf(api.RENAMED[v1])
+        if v1 in api.INITIALIZERS:
+            return self.t.tf(api.INITIALIZERS[v1])
+        raise self._refuse(v1)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        v1 = self.t.v1_name(original.func)
+        if v1 not in _CALLS:
+            return updated
+        if v1 == "Variable":
+            return updated.with_changes(func=self.t.tf("Variable"))
+        args = [arg for arg in updated.args]
+        if any(arg.star for arg in args):
+            raise Unconvertible(self.line, f"tf.{v1} with * arguments")
+        if v1 in ("assign", "assign_add", "assign_sub"):
+            named = api.keyword_arguments(updated, ("ref", "value"))
+            if named is None or set(named) != {"ref", "value"}:
+                raise Unconvertible(self.line, f"tf.{v1} with arguments besides ref, value")
+            return cst.Call(cst.Attribute(named["ref"], cst.Name(v1)), [cst.Arg(named["value"])])
+        if v1 == "to_float":
+            named = api.keyword_arguments(updated, ("x",))
+            if named is None or set(named) != {"x"}:
+                raise Unconvertible(self.line, "tf.to_float with a name")
+            return cst.Call(self.t.tf("cast"), [cst.Arg(named["x"]), cst.Arg(self.t.tf("float32"))])
+        if v1 == "losses.sigmoid_cross_entropy":
+            named = api.keyword_arguments(updated, ("multi_class_labels", "logits"))
+            if named is None or set(named) != {"multi_class_labels", "logits"}:
+                raise Unconvertible(self.line, "tf.losses.sigmoid_cross_entropy with weights, "
+                                               "label smoothing or a reduction")
+            # TF1: the mean over all elements (weights 1, SUM_BY_NONZERO_WEIGHTS)
+            inner = cst.Call(self.t.tf("nn.sigmoid_cross_entropy_with_logits"), [
+                cst.Arg(named["multi_class_labels"], keyword=cst.Name("labels"), equal=_EQ),
+                cst.Arg(named["logits"], keyword=cst.Name("logits"), equal=_EQ)])
+            return cst.Call(self.t.tf("reduce_mean"), [cst.Arg(inner)])
+        named = api.keyword_arguments(updated, ("labels", "predictions"))
+        if named is None or set(named) != {"labels", "predictions"}:
+            raise Unconvertible(self.line, "tf.losses.mean_squared_error with weights or a "
+                                           "reduction")
+        inner = cst.Call(self.t.tf("math.squared_difference"),
+                         [cst.Arg(named["predictions"]), cst.Arg(named["labels"])])
+        return cst.Call(self.t.tf("reduce_mean"), [cst.Arg(inner)])
+
+
+_EQ = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+
+
+def dotted(node: cst.CSTNode) -> Optional[str]:
+    return get_full_name_for_node(node)
