@@ -55,31 +55,14 @@ class RunSites:
 
     def _read_outside_runs(self, statement) -> list[str]:
         """The names the original statement reads outside its runs' fetches and feeds."""
-        sites = self
-        found: list[str] = []
-
-        class Reader(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> bool:
-                func = node.func
-                if any(sites._session_call(node, method) for method in
+        def is_run(node: cst.Call) -> bool:
+            func = node.func
+            return any(self._session_call(node, method) for method in
                        ("run", "close", "list_devices")) or (
-                        isinstance(func, cst.Attribute) and func.attr.value in ("eval", "run")
-                        and any(sites.sessions.values())):
-                    return False
-                return True
+                isinstance(func, cst.Attribute) and func.attr.value in ("eval", "run")
+                and any(self.sessions.values()))
 
-            def visit_Attribute(self, node: cst.Attribute) -> bool:
-                node.value.visit(self)
-                return False
-
-            def visit_Arg(self, node: cst.Arg) -> bool:
-                node.value.visit(self)
-                return False
-
-            def visit_Name(self, node: cst.Name) -> None:
-                found.append(node.value)
-        statement.visit(Reader())
-        return found
+        return names_read(statement, skip_call=is_run)
 
     def _session_call(self, node, method: str) -> bool:
         return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \

@@ -25,11 +25,15 @@ class Unconvertible(Exception):
         self.reason = reason
 
 
-def names_read(expression: cst.CSTNode) -> list[str]:
-    """The plain names an expression reads (not attribute or keyword names), in order."""
+def names_read(expression: cst.CSTNode, skip_call=None) -> list[str]:
+    """The plain names an expression reads (not attribute or keyword names), in order;
+    calls for which `skip_call(call)` is true are not looked into."""
     found: list[str] = []
 
     class Reader(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> bool:
+            return skip_call is None or not skip_call(node)
+
         def visit_Attribute(self, node: cst.Attribute) -> bool:
             node.value.visit(self)
             return False
