@@ -147,3 +147,24 @@ def test_calls_tf2_would_refuse_after_the_upgrade_stay_on_compat_v1():
     assert not any(f.message.startswith("tf_upgrade_v2 failed") for f in findings
                    if f.rule == "tf_upgrade_v2")
     assert "unexpected keyword argument 'verify_shape_is_now_always_true'" in refused[1].message
+
+
+def test_calls_tf_upgrade_v2_would_drop_an_argument_of_stay_on_compat_v1():
+    migrated, findings = migrate_source(
+        "import tensorflow as tf\n"
+        "a = tf.cond(p, f1, f2, strict=True)\n"
+        "b = tf.gradients(loss, xs, colocate_gradients_with_ops=True)\n"
+        "c = tf.image.resize_images(x, size, align_corners=True)\n"
+        "d = tf.nn.conv2d(x, w, [1, 1, 1, 1], 'SAME', use_cudnn_on_gpu=True)\n"
+        "kept = tf.cond(p, f1, f2)\n"
+        "rewritten = tf.nn.dropout(x, keep_prob=k)\n",
+        "script.py", "tf1compat")
+    assert "a = tf.compat.v1.cond(p, f1, f2, strict=True)" in migrated
+    assert "b = tf.compat.v1.gradients(loss, xs, colocate_gradients_with_ops=True)" in migrated
+    assert "c = tf.compat.v1.image.resize_images(x, size, align_corners=True)" in migrated
+    assert "d = tf.compat.v1.nn.conv2d(" in migrated and "use_cudnn_on_gpu=True" in migrated
+    assert "kept = tf.cond(p, f1, f2)" in migrated  # nothing dropped: TF 2's own cond
+    assert "rewritten = tf.nn.dropout(x, rate=1 - (k))" in migrated  # rewritten, not dropped
+    dropped = {f.line: f.message for f in findings if f.rule == "v1-fallback"}
+    assert sorted(dropped) == [2, 3, 4, 5]
+    assert "drops `strict`" in dropped[2] and "drops `align_corners`" in dropped[4]

@@ -10,7 +10,10 @@ deterministic=True)` tf_upgrade_v2 itself fails, so the whole file would stay un
 `tf.` function whose TF 1.15 parameters differ from TF 2's is upgraded on its own; when
 what comes out does not bind to the function it then calls, the call is written as
 `tf.compat.v1.X(...)`, TF 2.21's function with TF1's parameters, which tf_upgrade_v2
-leaves as it is, and reported.
+leaves as it is, and reported. So is a call from which tf_upgrade_v2 drops an argument the
+TF1 call passed (on purpose: `tf.cond`'s `strict`, `tf.gradients`'
+`colocate_gradients_with_ops`, `resize_images`' `align_corners`, `conv2d`'s
+`use_cudnn_on_gpu`): the call written would run, but without what that argument said.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import libcst as cst
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
 from tf1compat.migrate.rules.tf115_positions import tf115_entry
-from tf1compat.migrate.upgrade_v2 import FAILED, upgrade
+from tf1compat.migrate.upgrade_v2 import FAILED, renamed_to, upgrade
 
 
 def _resolve(dotted: str) -> Any:
@@ -39,15 +42,43 @@ def _resolve(dotted: str) -> Any:
 
 @functools.lru_cache(maxsize=None)
 def _differs_from_tf2(path: str) -> bool:
-    """Whether TF 1.15's parameters of `tf.<path>` are not all TF 2.21's `tf.<path>`'s."""
+    """Whether TF 1.15's parameters of `tf.<path>` are not all those of TF 2.21's function
+    that tf_upgrade_v2 calls in its place (`tf.<path>`, or the name it renames it to)."""
     entry = tf115_entry(path)
     if entry is None:
         return False
+    target = renamed_to(f"tf.{path}") or f"tf.{path}"
+    if target.startswith("tf.compat.v1."):
+        return False  # TF1's own function: it takes TF1's parameters
     try:
-        tf2 = inspect.signature(_resolve(f"tf.{path}")).parameters
+        tf2 = inspect.signature(_resolve(target)).parameters
     except (AttributeError, ImportError, TypeError, ValueError):
         return False
     return any(p[0] not in tf2 for p in entry["parameters"] if not p[0].startswith("_"))
+
+
+def _argument_names(call: cst.Call) -> list[str]:
+    return [arg.keyword.value if arg.keyword else f"argument {index + 1}"
+            for index, arg in enumerate(call.args)]
+
+
+def dropped(call: cst.Call, path: str) -> Optional[str]:
+    """The first argument of `tf.<path>(...)` that tf_upgrade_v2 drops from the call, or None.
+
+    Each argument is written as a placeholder name (`_tf1_argument_0`), so one that
+    tf_upgrade_v2 moves, renames or rewrites (`rate=1 - (keep_prob)`) is still found."""
+    placeholders = [arg.with_changes(value=cst.Name(f"_tf1_argument_{index}"))
+                    for index, arg in enumerate(call.args)]
+    written = cst.Module(body=[]).code_for_node(call.with_changes(
+        func=cst.parse_expression(f"tf.{path}"), args=placeholders))
+    upgraded, findings = upgrade(f"import tensorflow as tf\n_ = {written}\n", "call.py")
+    if any(f.message.startswith(FAILED) for f in findings):
+        return None  # `refusal` says why
+    kept = {node.id for node in ast.walk(ast.parse(upgraded)) if isinstance(node, ast.Name)}
+    for index, name in enumerate(_argument_names(call)):
+        if f"_tf1_argument_{index}" not in kept:
+            return f"tf_upgrade_v2 drops `{name}`, and with it what the TF1 call asked for"
+    return None
 
 
 def refusal(call_code: str) -> Optional[str]:
@@ -80,7 +111,8 @@ def refusal(call_code: str) -> Optional[str]:
 
 class V1FallbackRule(Rule):
     NAME = "v1-fallback"
-    DESCRIPTION = "calls TF 2 would refuse after tf_upgrade_v2 -> tf.compat.v1 (TF1's parameters)"
+    DESCRIPTION = ("calls TF 2 would refuse after tf_upgrade_v2, or that it drops an argument "
+                   "of -> tf.compat.v1 (TF1's parameters)")
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = original_node.func
@@ -89,10 +121,10 @@ class V1FallbackRule(Rule):
             return updated_node
         written = cst.Module(body=[]).code_for_node(updated_node.with_changes(
             func=cst.parse_expression(f"tf.{path}")))
-        why = refusal(written)
+        why = refusal(written) or dropped(updated_node, path)
         if why is None:
             return updated_node
         self.add(original_node, Kind.CHANGED,
-                 f"tf.{path}(...) -> tf.compat.v1.{path}(...): it would not run after "
-                 f"tf_upgrade_v2 ({why})")
+                 f"tf.{path}(...) -> tf.compat.v1.{path}(...): after tf_upgrade_v2 it would "
+                 f"not run, or not do what TF 1.15 does ({why})")
         return updated_node.with_changes(func=cst.parse_expression(self.names.code(path)))
