@@ -8,6 +8,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pytest  # noqa: E402
 
+import longest_first  # noqa: E402
+
 
 # Tests whose outcome depends on Grappler's and oneDNN's rewrites or on float round-off, as
 # they run in CI a second time with TF_ENABLE_ONEDNN_OPTS=0 (`-m rewrites`): placement, towers,
@@ -72,6 +74,8 @@ def pytest_xdist_auto_num_workers(config):
 def pytest_configure(config):
     if config.getoption("--tf1-live"):
         os.environ["TF1COMPAT_TF1_LIVE"] = "1"
+    # Under --dist loadgroup the longest scopes go to the workers first (longest_first.py).
+    longest_first.keep_collection_order(config)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -96,6 +100,7 @@ def pytest_collection_modifyitems(config, items):
         if _rewrite_sensitive(Path(str(item.fspath))) and not any(
                 item.get_closest_marker(name) for name in ("tf1_only", "same_ops_as_run", "no_rewritten_ops")):
             item.add_marker(pytest.mark.rewrites)
+    longest_first.reorder(config, items)
 
 
 @pytest.fixture(scope="session")

@@ -52,7 +52,6 @@ class ClusterSuite:
             side.start_task({"worker": ["127.0.0.1:2222"]}, "evaluator", 0)
 
     @pytest.mark.cluster
-    @pytest.mark.timeout(400)
     def test_asynchronous_training_counts_every_workers_steps(self, side):
         facts = side.train_async(epochs=3, workers=2, ps=1)
         assert len(facts["worker_steps"]) == 2 and all(n > 0 for n in facts["worker_steps"])

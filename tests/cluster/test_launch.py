@@ -16,7 +16,6 @@ from isolated import run_cli
 from launch_helpers import (alive, finish, kill_group, kill_tasks, read_until, start,
                             task_pids, wait_gone, write_script)
 
-pytestmark = pytest.mark.timeout(120)
 
 # Each task prints its TF_CONFIG and argv. launch stops the ps tasks once the others end, so
 # the others first wait (bounded) until every ps task has printed, or a fast worker could end

@@ -6,12 +6,10 @@ tests/estimator/test_train_and_evaluate.py.
 
 import json
 
-import pytest
 
 from isolated import run_cli
 from launch_helpers import write_script
 
-pytestmark = pytest.mark.timeout(120)
 
 ECHO = """
     import json, os, sys, time

@@ -16,7 +16,7 @@ import pytest
 from launch_helpers import finish, kill_group, kill_tasks, start, write_script
 from launch_scripts import TUTORIAL
 
-pytestmark = [pytest.mark.cluster, pytest.mark.timeout(400)]
+pytestmark = [pytest.mark.cluster]
 
 
 def _launch(tmp_path, *flags):

@@ -7,12 +7,10 @@ also stop it): only the parent-death signal launch arms for each task kills it.
 import os
 import signal
 
-import pytest
 
 from launch_helpers import alive, kill_group, kill_tasks, read_until, start, task_pids, \
     wait_gone, write_script
 
-pytestmark = pytest.mark.timeout(120)
 
 GONE_WITHIN = 2.0  # seconds, checked by polling the pid
 

@@ -8,12 +8,10 @@ import os
 import re
 import signal
 
-import pytest
 
 from launch_helpers import alive, finish, kill_group, kill_tasks, read_until, start, \
     task_pids, wait_gone, write_script
 
-pytestmark = pytest.mark.timeout(180)
 
 PAIR = """
     import os

@@ -3,12 +3,10 @@ SCRIPT unchanged, also those that look like launch's options or abbreviate them.
 
 import json
 
-import pytest
 
 from isolated import run_cli
 from launch_helpers import write_script
 
-pytestmark = pytest.mark.timeout(120)
 
 SCRIPT_ARGV = ["--device=cpu", "--dev", "1", "--rep", "3", "--over", "--user-root", "x",
                "--help", "--work", "3", "-m"]

@@ -20,7 +20,7 @@ from launch_scripts import TURNS, turns_results
 from cluster.tfjob_operator import delete, documents, operator_tf_configs, map_to_local, \
     run_to_the_end, start_replicas
 
-pytestmark = [pytest.mark.cluster, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.cluster]
 
 LAYOUT = ("--ps", "1", "--workers", "2", "--tf1-flags", "--grace", "5")
 IMAGE = "registry.example.com/train:1"

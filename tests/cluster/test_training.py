@@ -17,7 +17,7 @@ from examples import distributed
 from launch_helpers import (finish, kill_group, kill_tasks, read_until, start, task_pids,
                             wait_gone)
 
-pytestmark = [pytest.mark.cluster, pytest.mark.timeout(400)]
+pytestmark = [pytest.mark.cluster]
 
 
 def test_multi_worker_mirrored_workers_hold_identical_weights_after_every_epoch():

@@ -19,8 +19,7 @@ from isolated import REPO_ROOT, python_env
 from launch_helpers import alive, wait_gone
 
 pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"),
-                                 reason="PR_SET_PDEATHSIG is Linux's"),
-              pytest.mark.timeout(120)]
+                                 reason="PR_SET_PDEATHSIG is Linux's")]
 
 GONE_WITHIN = 2.0  # seconds on an idle machine (wait_gone stretches it by the load)
 

@@ -17,7 +17,6 @@ from budgets import budget
 from isolated import REPO_ROOT, python_env
 from launch_helpers import alive, read_until, wait_gone
 
-pytestmark = pytest.mark.timeout(180)
 
 # A TF1 parameter-server task: its main thread blocks in TensorFlow for ever.
 PS_TASK = """

@@ -15,7 +15,7 @@ from launch_scripts import TUTORIAL
 from slurm_helpers import RUN_MARK, launch_env, marked_processes, salloc_launch, \
     wait_until_empty
 
-pytestmark = [pytest.mark.slurm, pytest.mark.cluster, pytest.mark.timeout(400)]
+pytestmark = [pytest.mark.slurm, pytest.mark.cluster]
 
 
 def test_the_keras_tutorial_on_slurm_ends_with_identical_weights(slurm_cluster, tmp_path):

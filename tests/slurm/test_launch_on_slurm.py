@@ -19,7 +19,7 @@ from launch_helpers import finish, kill_group, kill_tasks, read_until, task_pids
 from slurm_helpers import RUN_MARK, children, launch_env, marked_processes, salloc_launch, \
     wait_until_empty
 
-pytestmark = [pytest.mark.slurm, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.slurm]
 
 # Every task prints what it was given and leaves a mark; ps tasks then serve forever (launch
 # must stop them), workers end once every ps task has printed, the chief once every other

@@ -11,7 +11,6 @@ from isolated import run_cli
 from launch_helpers import finish, kill_group, write_script
 from slurm_helpers import launch_env, salloc_launch, wait_until_empty
 
-pytestmark = pytest.mark.timeout(120)
 
 NOT_IN_AN_ALLOCATION = {"SLURM_JOB_ID": "", "SLURM_JOBID": ""}
 

@@ -16,7 +16,7 @@ from isolated import REPO_ROOT
 from launch_helpers import write_script
 from slurm_helpers import launch_env, wait_until_empty
 
-pytestmark = [pytest.mark.slurm, pytest.mark.cluster, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.slurm, pytest.mark.cluster]
 
 SCRIPT = """
     import json, os

@@ -18,7 +18,7 @@ from launch_helpers import finish, kill_group, kill_tasks, read_until, write_scr
 from slurm_helpers import RUN_MARK, launch_env, marked_processes, salloc_launch, \
     wait_until_empty
 
-pytestmark = [pytest.mark.slurm, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.slurm]
 
 SERVER = """
     import json, os, socket, sys, time

@@ -18,7 +18,7 @@ from launch_helpers import finish, kill_group, kill_tasks, start, task_pids, wai
 from slurm_helpers import RUN_MARK, launch_env, marked_processes, salloc_launch, \
     wait_until_empty
 
-pytestmark = [pytest.mark.slurm, pytest.mark.cluster, pytest.mark.timeout(400)]
+pytestmark = [pytest.mark.slurm, pytest.mark.cluster]
 
 LAYOUT = ("--ps", "1", "--workers", "2", "--tf1-flags", "--grace", "5")
 

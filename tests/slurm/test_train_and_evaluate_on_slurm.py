@@ -17,7 +17,7 @@ from launch_helpers import finish, kill_group, kill_tasks, task_pids, wait_gone
 from slurm_helpers import RUN_MARK, launch_env, marked_processes, salloc_launch, \
     wait_until_empty
 
-pytestmark = [pytest.mark.slurm, pytest.mark.cluster, pytest.mark.timeout(400)]
+pytestmark = [pytest.mark.slurm, pytest.mark.cluster]
 
 MAX_STEPS = 40
 TRAINERS = ("chief-0", "worker-0")
