@@ -129,3 +129,32 @@ def test_what_cannot_be_converted_falls_back_with_file_line_and_reason(source, l
     assert "tf.compat.v1" in text  # the --to tf1compat output, which still runs
     [finding] = [f for f in findings if f.rule == "tf2"]
     assert finding.line == line and reason in finding.message
+
+
+def test_variables_keep_tf1_names_and_start_from_a_tf1_checkpoint_where_tf1_initialized():
+    out = tf2("""\
+        import tensorflow as tf
+        a = tf.Variable(tf.zeros([2]))
+        b = tf.Variable(tf.ones([2]))
+        w = tf.Variable(1.0, name="w")
+        w2 = tf.Variable(2.0, name="w")
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(a), sess.run(w2))
+        """)
+    # TF1's names (Variable, Variable_1, w, w_1), which its checkpoints hold
+    assert 'a = tf.Variable(tf.zeros([2]), name="Variable")' in out
+    assert 'b = tf.Variable(tf.ones([2]), name="Variable_1")' in out
+    assert 'w = tf.Variable(1.0, name="w")' in out and 'w2 = tf.Variable(2.0, name="w_1")' in out
+    assert out.startswith("import tensorflow as tf\nfrom modern import tf1_checkpoint\n")
+    assert "# TF1 initialized the variables here; $TF1_INIT_CHECKPOINT, when set, gives their " \
+           "values\ntf1_checkpoint.load_initial([a, b, w, w2])\nprint(a.numpy(), w2.numpy())" \
+           in out
+    without = tf2("""\
+        import tensorflow as tf
+        x = tf.constant(1.0)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(x))
+        """)
+    assert "tf1_checkpoint" not in without  # nothing to load

@@ -69,6 +69,7 @@ class Graph:
         self.nodes: list[Node] = []
         self.taken = taken  # Python names the file already binds
         self.layer_counts: dict[str, int] = {}
+        self.variable_names: dict[str, int] = {}  # TF1 variable name -> times used
         self.replacements: dict[int, list[cst.BaseStatement]] = {}
 
     def fresh(self, base: str) -> str:
@@ -122,6 +123,8 @@ class Graph:
             trainable = not any(arg.keyword and arg.keyword.value == "trainable" and
                                 isinstance(arg.value, cst.Name) and arg.value.value == "False"
                                 for arg in value.args)
+            if v1 == "Variable":
+                expression = self._tf1_named(expression)
             self._bind(Node(target, VARIABLE, index, line, expression, reads, wrapper,
                             trainable=trainable))
             return False
@@ -131,6 +134,26 @@ class Graph:
         if wrapper is None:
             self._bind(Node(target, EAGER, index, line, expression, reads))
         return False
+
+    def _tf1_named(self, creation: cst.Call) -> cst.Call:
+        """`tf.Variable(...)` with the name TF1 gave it (`Variable`, `Variable_1`, `w_1` for
+        a second `w`): TF2 names every unnamed variable `Variable`, and a TF1 checkpoint is
+        loaded by name (modern.tf1_checkpoint)."""
+        given = [arg for arg in creation.args if arg.keyword and arg.keyword.value == "name"]
+        if given and not isinstance(given[0].value, cst.SimpleString):
+            return creation  # a computed name: TF1's is not known here
+        base = given[0].value.evaluated_value if given else "Variable"
+        count = self.variable_names.get(base, 0)
+        self.variable_names[base] = count + 1
+        if given and count == 0:
+            return creation
+        name = cst.SimpleString(f'"{base if count == 0 else f"{base}_{count}"}"')
+        args = [arg for arg in creation.args if arg not in given]
+        if args:
+            args[-1] = args[-1].with_changes(comma=cst.Comma(
+                whitespace_after=cst.SimpleWhitespace(" ")))
+        return creation.with_changes(args=[*args, cst.Arg(name, keyword=cst.Name("name"),
+                                                          equal=_EQUAL)])
 
     def _dense(self, index, line, target, value: cst.Call, wrapper) -> bool:
         args = api.keyword_arguments(value, ("inputs", "units", "activation", "use_bias",

@@ -87,6 +87,8 @@ def _convert(code: str) -> str:
                               else 0)
     final = reread.module.visit(_TranslateAll(translator, lines))
     imports = [ImportItem("absl", name) for name in sorted(flags.needed)]
+    if _calls_name(final, "tf1_checkpoint"):
+        imports.append(ImportItem("modern", "tf1_checkpoint"))
     if imports:
         final = AddImportsVisitor(CodemodContext(), imports).transform_module(final)
     return final.code
@@ -108,6 +110,11 @@ class _TranslateAll(cst.CSTTransformer):
                                                           if position else 0))
                  for item in updated.items]
         return updated.with_changes(items=items)
+
+
+def _calls_name(module: cst.Module, name: str) -> bool:
+    """Whether the module reads the plain name `name` (a module the rules call)."""
+    return name in names_read(module)
 
 
 def _check_imports(module: cst.Module, positions) -> None:
