@@ -166,7 +166,7 @@ def format_table(rows: list[dict]) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.script is not None:
         return compare_script.run(args)
-    for name in ("tf1_python", "migrated"):
+    for name in ("tf1_python", "migrated", "migrated_tf2", "init_checkpoint"):
         if getattr(args, name):
             raise Tf1CompatError(f"--{name.replace('_', '-')} goes with --script SCRIPT")
     if args.plot:  # before the examples run, not after minutes of them
