@@ -158,3 +158,36 @@ def test_variables_keep_tf1_names_and_start_from_a_tf1_checkpoint_where_tf1_init
             print(sess.run(x))
         """)
     assert "tf1_checkpoint" not in without  # nothing to load
+
+
+def test_tf1_eager_api_becomes_plain_tf2():
+    out = tf2("""\
+        import tensorflow as tf
+        tf.enable_eager_execution()
+        tfe = tf.contrib.eager
+        batches = tfe.Iterator(tf.data.Dataset.from_tensor_slices([1.0, 2.0]).repeat())
+        w = tfe.Variable(0.5, name="w")
+        def loss_fn(x):
+            return tf.square(w * x)
+        optimizer = tf.train.GradientDescentOptimizer(learning_rate=0.1)
+        grads_fn = tfe.implicit_value_and_gradients(loss_fn)
+        mean = tfe.metrics.Mean()
+        loss, grads = grads_fn(batches.next())
+        optimizer.apply_gradients(grads)
+        """)
+    assert "enable_eager_execution" not in out and "contrib" not in out and "tfe" not in out
+    assert "batches = iter(tf.data.Dataset.from_tensor_slices([1.0, 2.0]).repeat())" in out
+    assert 'w = tf.Variable(0.5, name="w")' in out
+    assert "optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)\n\n\ndef grads_fn(*args, " \
+           "**kwargs):\n" in out
+    assert "    with tf.GradientTape() as tape:\n        value = loss_fn(*args, **kwargs)\n" \
+           "    variables = tape.watched_variables()\n" \
+           "    pairs = list(zip(tape.gradient(value, variables), variables))\n" \
+           "    return value, pairs\n\n\nmean = tf.keras.metrics.Mean()\n" in out
+    assert "loss, grads = grads_fn(next(batches))" in out
+    with pytest.raises(Unconvertible, match="tf.contrib.eager.Saver has no --to tf2 rule"):
+        tf2("""\
+            import tensorflow as tf
+            tf.enable_eager_execution()
+            saver = tf.contrib.eager.Saver([])
+            """)

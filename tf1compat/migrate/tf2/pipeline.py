@@ -15,6 +15,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from tf1compat.migrate.findings import Finding, Kind
 from tf1compat.migrate.rules.base import tensorflow_alias
 from tf1compat.migrate.rules.session_options import SessionOptionsRule
+from tf1compat.migrate.tf2.eager import EagerToTf2, enables_eager
 from tf1compat.migrate.tf2.flags import FlagsToAbsl
 from tf1compat.migrate.tf2.program import convert_block, has_session
 from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
@@ -63,6 +64,13 @@ def _convert(code: str) -> str:
     translator = Translator(alias)
     flags = FlagsToAbsl(translator, positions)
     _check_imports(module, positions)
+    if enables_eager(translator, module):
+        eager = EagerToTf2(translator, positions)
+        module = module.visit(eager)
+        left = [name for name in names_read(module) if name in eager.aliases]
+        if left:
+            raise Unconvertible(0, f"tf.contrib.eager (as {left[0]}) used other than in "
+                                   "the calls --to tf2 rewrites")
     taken = set(names_read(module))
     body = []
     if has_session(translator, module.body):

@@ -121,7 +121,8 @@ class _Rewriter(cst.CSTTransformer):
             return updated
         if v1 in _CALLS or v1.split(".")[0] in ("logging", "flags", "app"):
             return updated  # leave_Call rewrites the call; flags.FlagsToAbsl the rest
-        if v1 in api.SAME or v1 in api.TF2_NAMES or v1.startswith("keras."):
+        if v1 in api.SAME or v1 in api.TF2_NAMES or v1.startswith("keras.") or \
+                api.is_same_data_name(v1):
             return self.t.tf(v1)
         if api.RENAMED.get(v1):
             return self.t.tf(api.RENAMED[v1])
