@@ -16,7 +16,8 @@ import corpus  # noqa: E402
 # for TF 2 to start where TF 1.15 did (layers_model.py's are not: its compare starts both from
 # one checkpoint, tests/compare/test_compare_migrated_tf2.py).
 CONVERTED = ("config_constructor.py", "config_attributes.py", "two_gpu_towers.py",
-             "app_flags.py", "interactive_session.py", "eager_linear_regression.py")
+             "app_flags.py", "interactive_session.py", "eager_linear_regression.py",
+             "mnist_softmax.py")
 CASES = {case.script: case for case in corpus.CASES}
 
 

@@ -185,9 +185,27 @@ def test_tf1_eager_api_becomes_plain_tf2():
            "    pairs = list(zip(tape.gradient(value, variables), variables))\n" \
            "    return value, pairs\n\n\nmean = tf.keras.metrics.Mean()\n" in out
     assert "loss, grads = grads_fn(next(batches))" in out
-    with pytest.raises(Unconvertible, match="tf.contrib.eager.Saver has no --to tf2 rule"):
+    with pytest.raises(Unconvertible, match="tf.contrib.eager.Saver has no --to tf2 rule") \
+            as error:
         tf2("""\
             import tensorflow as tf
             tf.enable_eager_execution()
             saver = tf.contrib.eager.Saver([])
             """)
+    assert error.value.line == 3
+
+
+def test_the_tutorials_mnist_reader_import_goes_to_modern():
+    out = tf2("""\
+        import tensorflow as tf
+        from tensorflow.examples.tutorials.mnist import input_data as reader
+        mnist = reader.read_data_sets("data", one_hot=True)
+        """)
+    assert "from modern import mnist_reader as reader\n" in out
+    assert 'mnist = reader.read_data_sets("data", one_hot=True)' in out
+    text, findings, converted = migrate_source_tf2(
+        "import tensorflow as tf\nfrom tensorflow.examples.tutorials.mnist import mnist\n",
+        "model.py")
+    assert not converted  # the tutorial's graph model has no TF2 form
+    assert "from tensorflow.examples.tutorials.mnist import ...: no TF2 module of that " \
+           "name" in [f for f in findings if f.rule == "tf2"][0].message

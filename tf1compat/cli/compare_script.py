@@ -65,7 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     stop_at_script(parser, option="--script")
 
 
-def _check(args: argparse.Namespace) -> tuple[Path, Path]:
+def check(args: argparse.Namespace) -> tuple[Path, Path]:
     """The script and the TF1 python, checked."""
     script = Path(args.script)
     if not script.is_file():
@@ -269,22 +269,7 @@ def format_outcome(outcome: dict[str, Any],
 
 
 def run(args: argparse.Namespace) -> int:
-    script, python = _check(args)
-    if args.init_checkpoint and not args.migrated_tf2:
-        raise Tf1CompatError(f"--init-checkpoint {args.init_checkpoint} goes with "
-                             "--migrated-tf2")
-    if args.migrated_tf2:
-        if args.migrated:
-            raise Tf1CompatError("--migrated and --migrated-tf2: give one (the tf1compat "
-                                 "migration or the TF2 one)")
-        from tf1compat.cli import compare_tf2
-
-        outcome, comparisons = compare_tf2.compare_migrated_tf2(
-            script, args.script_args, python, args.init_checkpoint, args.rtol, args.atol,
-            args.timeout)
-        print(json.dumps(outcome, indent=2) if args.json else
-              format_outcome(outcome, comparisons))
-        return 0 if outcome["ok"] else 1
+    script, python = check(args)
     outcome, comparisons = compare_script(script, args.script_args, python, args.migrated,
                                           args.rtol, args.atol, args.timeout)
     print(json.dumps(outcome, indent=2) if args.json else format_outcome(outcome, comparisons))

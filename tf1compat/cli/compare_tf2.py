@@ -110,3 +110,19 @@ def compare_migrated_tf2(script: Path, script_args: list[str], python: Path,
                "kept_in": str(work) if kept else None,
                "comparisons": {side: c.to_dict() for side, c in comparisons.items()}}
     return outcome, comparisons
+
+
+def run(args) -> int:
+    """`compare --script ... --migrated-tf2`: checks the options, compares, prints."""
+    import json
+
+    script, python = compare_script.check(args)
+    if args.migrated:
+        raise Tf1CompatError("--migrated and --migrated-tf2: give one (the tf1compat "
+                             "migration or the TF2 one)")
+    outcome, comparisons = compare_migrated_tf2(script, args.script_args, python,
+                                                args.init_checkpoint, args.rtol, args.atol,
+                                                args.timeout)
+    print(json.dumps(outcome, indent=2) if args.json else
+          compare_script.format_outcome(outcome, comparisons))
+    return 0 if outcome["ok"] else 1

@@ -63,14 +63,14 @@ def _convert(code: str) -> str:
         return code
     translator = Translator(alias)
     flags = FlagsToAbsl(translator, positions)
+    prepared = _prepared(module, translator, positions)
+    if prepared != code:  # converted as that text, its lines mapped back to this one's
+        try:
+            return _convert(prepared)
+        except Unconvertible as error:
+            raise Unconvertible(_original_line(code, prepared, error.line),
+                                error.reason) from None
     _check_imports(module, positions)
-    if enables_eager(translator, module):
-        eager = EagerToTf2(translator, positions)
-        module = module.visit(eager)
-        left = [name for name in names_read(module) if name in eager.aliases]
-        if left:
-            raise Unconvertible(0, f"tf.contrib.eager (as {left[0]}) used other than in "
-                                   "the calls --to tf2 rewrites")
     taken = set(names_read(module))
     body = []
     if has_session(translator, module.body):
@@ -118,6 +118,37 @@ class _TranslateAll(cst.CSTTransformer):
                                                           if position else 0))
                  for item in updated.items]
         return updated.with_changes(items=items)
+
+
+def _prepared(module: cst.Module, translator: Translator, positions) -> str:
+    """The module with the tutorials' MNIST reader import and TF1's eager API in TF2 form
+    (whole-file rewrites the block conversion then takes as they are)."""
+    if enables_eager(translator, module):  # first: its errors need the original's lines
+        eager = EagerToTf2(translator, positions)
+        module = module.visit(eager)
+        left = [name for name in names_read(module) if name in eager.aliases]
+        if left:
+            raise Unconvertible(0, f"tf.contrib.eager (as {left[0]}) used other than in "
+                                   "the calls --to tf2 rewrites")
+    return module.visit(_MnistReader()).code
+
+
+class _MnistReader(cst.CSTTransformer):
+    """`from tensorflow.examples.tutorials.mnist import input_data [as X]` -> modern's copy
+    of that reader (`from modern import mnist_reader as input_data`), which reads the same
+    local files and shuffles from the same seed (tf.random.set_seed, TF1's graph seed)."""
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
+        name = cst.Module([]).code_for_node(original.module) if original.module else ""
+        if name != "tensorflow.examples.tutorials.mnist" or isinstance(original.names,
+                                                                       cst.ImportStar):
+            return updated
+        if [alias.name.value for alias in original.names] != ["input_data"]:
+            return updated
+        alias = original.names[0]
+        bound = alias.asname.name.value if alias.asname else "input_data"
+        return cst.ImportFrom(module=cst.Name("modern"), names=[cst.ImportAlias(
+            cst.Name("mnist_reader"), asname=cst.AsName(cst.Name(bound)))])
 
 
 def _calls_name(module: cst.Module, name: str) -> bool:
