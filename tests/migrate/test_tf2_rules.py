@@ -209,3 +209,57 @@ def test_the_tutorials_mnist_reader_import_goes_to_modern():
     assert not converted  # the tutorial's graph model has no TF2 form
     assert "from tensorflow.examples.tutorials.mnist import ...: no TF2 module of that " \
            "name" in [f for f in findings if f.rule == "tf2"][0].message
+
+
+def test_a_chosen_optimizer_and_a_loss_written_in_minimize():
+    out = tf2("""\
+        import tensorflow as tf
+        def main(momentum):
+            lr = tf.constant(0.25)
+            value = tf.Variable(1.0)
+            opt = tf.train.MomentumOptimizer(lr, 0.5) if momentum \\
+                else tf.train.GradientDescentOptimizer(lr)
+            train = opt.minimize(tf.square(value))
+            with tf.Session() as sess:
+                sess.run(train)
+        """)
+    # the rate is an eager constant, so Keras' momentum SGD takes the same steps as TF1's
+    assert "opt = tf.keras.optimizers.SGD(learning_rate=float(lr), momentum=0.5) if " \
+           "momentum \\\n        else tf.keras.optimizers.SGD(learning_rate=float(lr))" in out
+    assert "    def train():\n        with tf.GradientTape() as tape:\n" \
+           "            loss = tf.square(value)\n" in out
+    with pytest.raises(Unconvertible, match="MomentumOptimizer with a learning rate that is "
+                                            "not a constant"):
+        tf2("""\
+            import tensorflow as tf
+            x = tf.placeholder(tf.float32, [])
+            v = tf.Variable(1.0)
+            train = tf.train.MomentumOptimizer(x * 0.1, 0.5).minimize(tf.square(v))
+            with tf.Session() as sess:
+                sess.run(train, {x: 1.0})
+            """)
+
+
+def test_a_flag_read_before_app_run_parses_the_command_line_first():
+    out = tf2("""\
+        import tensorflow as tf
+        tf.flags.DEFINE_integer("steps", 2, "steps")
+        FLAGS = tf.flags.FLAGS
+        print(FLAGS.steps)
+        def main(argv):
+            print(FLAGS.steps)
+        if __name__ == "__main__":
+            tf.app.run(main)
+        """)
+    assert "import sys\nfrom absl import app, flags\n" in out
+    assert "FLAGS = flags.FLAGS\n# TF1 parsed the flags on their first read; absl parses " \
+           "them here\nFLAGS(sys.argv, known_only=True)\nprint(FLAGS.steps)\n" in out
+    later = tf2("""\
+        import tensorflow as tf
+        tf.flags.DEFINE_integer("steps", 2, "steps")
+        FLAGS = tf.flags.FLAGS
+        def main(argv):
+            print(FLAGS.steps)
+        tf.app.run(main)
+        """)
+    assert "known_only" not in later and "import sys" not in later

@@ -103,8 +103,8 @@ class Graph:
             return self._dense(index, line, target, value, wrapper)
         if v1 == "layers.dropout":
             return self._dropout(index, line, target, value)
-        if v1 in api.OPTIMIZERS or v1 in api.OPTIMIZERS_KEPT:
-            creation = self.translate.optimizer(value, line)
+        creation = self._optimizer(value, line)
+        if creation is not None:
             self._bind(Node(target, OPTIMIZER, index, line))
             self.taken.add(target)
             self.replacements[index] = [_assign(target, creation)]
@@ -134,6 +134,27 @@ class Graph:
         if wrapper is None:
             self._bind(Node(target, EAGER, index, line, expression, reads))
         return False
+
+    def _optimizer(self, value, line: int) -> Optional[cst.BaseExpression]:
+        """The Keras optimizer for `tf.train.XOptimizer(...)`, or for `A if test else B` of two
+        of them (the test evaluated once, where TF1 built the optimizer); None for others."""
+        if isinstance(value, cst.IfExp):
+            body, orelse = (self._optimizer(value.body, line), self._optimizer(value.orelse, line))
+            if body is None or orelse is None:
+                return None
+            return value.with_changes(body=body, orelse=orelse,
+                                      test=self.translate.expression(value.test, line))
+        v1 = self.translate.v1_name(value.func) if isinstance(value, cst.Call) else None
+        if v1 in api.OPTIMIZERS or v1 in api.OPTIMIZERS_KEPT:
+            return self.translate.optimizer(value, line, constant=self._constant)
+        return None
+
+    def _constant(self, expression: cst.BaseExpression) -> bool:
+        """A literal, or the name of an eager value (a tensor computed once, before training)."""
+        if api.is_literal(expression):
+            return True
+        return isinstance(expression, cst.Name) and \
+            self.env.get(expression.value, Node("", "", 0, 0)).kind == EAGER
 
     def _tf1_named(self, creation: cst.Call) -> cst.Call:
         """`tf.Variable(...)` with the name TF1 gave it (`Variable`, `Variable_1`, `w_1` for
@@ -208,6 +229,14 @@ class Graph:
             return False
         owner = value.func.value
         args = api.keyword_arguments(value, ("loss", "global_step", "var_list"))
+        if args is not None and "loss" in args and not isinstance(args["loss"], cst.Name):
+            # `minimize(tf.square(v))`: the loss gets a name of its own, as a statement would
+            loss_name = self.fresh("loss")
+            loss_value = args["loss"]
+            reads = self._reads(loss_value)
+            self._bind(Node(loss_name, TENSOR, index, line,
+                            self.translate.expression(loss_value, line), reads))
+            args["loss"] = cst.Name(loss_name)
         if args is None or not isinstance(args.get("loss"), cst.Name) or \
                 args["loss"].value not in self.env or set(args) - {"loss", "global_step"}:
             raise Unconvertible(line, "minimize() of something other than a named loss "

@@ -16,7 +16,7 @@ from tf1compat.migrate.findings import Finding, Kind
 from tf1compat.migrate.rules.base import tensorflow_alias
 from tf1compat.migrate.rules.session_options import SessionOptionsRule
 from tf1compat.migrate.tf2.eager import EagerToTf2, enables_eager
-from tf1compat.migrate.tf2.flags import FlagsToAbsl
+from tf1compat.migrate.tf2.flags import FlagsToAbsl, parse_before_early_reads
 from tf1compat.migrate.tf2.program import convert_block, has_session
 from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
 
@@ -95,6 +95,10 @@ def _convert(code: str) -> str:
                               else 0)
     final = reread.module.visit(_TranslateAll(translator, lines))
     imports = [ImportItem("absl", name) for name in sorted(flags.needed)]
+    if "flags" in flags.needed:
+        final, needs_sys = parse_before_early_reads(final)
+        if needs_sys:
+            imports.append(ImportItem("sys"))
     if _calls_name(final, "tf1_checkpoint"):
         imports.append(ImportItem("modern", "tf1_checkpoint"))
     if imports:
