@@ -263,3 +263,31 @@ def test_a_flag_read_before_app_run_parses_the_command_line_first():
         tf.app.run(main)
         """)
     assert "known_only" not in later and "import sys" not in later
+
+
+def test_get_variable_under_a_variable_scope_becomes_a_variable_with_the_tf1_name():
+    out = tf2("""\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 3])
+        with tf.variable_scope("linear"):
+            w = tf.get_variable("weights", [3, 1], initializer=tf.zeros_initializer())
+            b = tf.get_variable("bias", [1], trainable=False)
+            y = tf.matmul(x, w) + b
+        c = tf.get_variable("c", initializer=tf.constant([1.0, 2.0]))
+        with tf.Session() as sess:
+            print(sess.run(y, {x: data}), sess.run(c))
+        """)
+    assert 'w = tf.Variable(tf.keras.initializers.Zeros()([3, 1]), name="linear/weights")\n' \
+           'b = tf.Variable(tf.keras.initializers.GlorotUniform()([1]), trainable=False, ' \
+           'name="linear/bias")\n' in out
+    assert 'c = tf.Variable(tf.constant([1.0, 2.0]), name="c")\n' in out
+    assert "variable_scope" not in out and "print(y(data).numpy(), c.numpy())" in out
+    for body, reason in [
+        ('with tf.variable_scope("s"):\n    h = tf.layers.dense(x, 2)\n',
+         "a tf.layers layer inside tf.variable_scope"),
+        ('v = tf.get_variable("v", [1])\nu = tf.get_variable("v", [1])\n',
+         r"tf.get_variable\('v'\) a second time"),
+    ]:
+        with pytest.raises(Unconvertible, match=reason):
+            tf2("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 2])\n" + body
+                + "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n")

@@ -70,6 +70,7 @@ class Graph:
         self.taken = taken  # Python names the file already binds
         self.layer_counts: dict[str, int] = {}
         self.variable_names: dict[str, int] = {}  # TF1 variable name -> times used
+        self.scopes: list[str] = []  # the tf.variable_scope names around the statement
         self.replacements: dict[int, list[cst.BaseStatement]] = {}
 
     def fresh(self, base: str) -> str:
@@ -99,11 +100,17 @@ class Graph:
         if v1 in ("global_variables_initializer", "local_variables_initializer"):
             self._bind(Node(target, INIT, index, line))
             return True
+        if self.scopes and v1 in ("layers.dense", "layers.dropout"):
+            raise Unconvertible(line, "a tf.layers layer inside tf.variable_scope (the TF1 "
+                                      "names of its variables carry the scope; Keras' do not)")
         if v1 == "layers.dense":
             return self._dense(index, line, target, value, wrapper)
         if v1 == "layers.dropout":
             return self._dropout(index, line, target, value)
         creation = self._optimizer(value, line)
+        if creation is not None and self.scopes:
+            raise Unconvertible(line, "an optimizer inside tf.variable_scope (the TF1 names "
+                                      "of its slots carry the scope)")
         if creation is not None:
             self._bind(Node(target, OPTIMIZER, index, line))
             self.taken.add(target)
@@ -112,6 +119,10 @@ class Graph:
         minimized = self._minimize(index, line, target, value)
         if minimized:
             return True
+        named_by_tf1 = v1 == "get_variable"
+        if named_by_tf1:
+            value = self._get_variable(value, line)
+            v1 = "Variable"
         reads = self._reads(value)
         if any(read.kind == OPTIMIZER for read in reads):
             raise Unconvertible(line, f"the optimizer is used for more than minimize(): {target}")
@@ -123,7 +134,7 @@ class Graph:
             trainable = not any(arg.keyword and arg.keyword.value == "trainable" and
                                 isinstance(arg.value, cst.Name) and arg.value.value == "False"
                                 for arg in value.args)
-            if v1 == "Variable":
+            if not named_by_tf1:
                 expression = self._tf1_named(expression)
             self._bind(Node(target, VARIABLE, index, line, expression, reads, wrapper,
                             trainable=trainable))
@@ -155,6 +166,43 @@ class Graph:
             return True
         return isinstance(expression, cst.Name) and \
             self.env.get(expression.value, Node("", "", 0, 0)).kind == EAGER
+
+    def _get_variable(self, call: cst.Call, line: int) -> cst.Call:
+        """`tf.get_variable("w", shape, initializer=...)` -> `tf.Variable(...)` named
+        `scope/w` as TF1 named it, its initial value drawn by the Keras initializer of the
+        same distribution (TF1's default: Glorot uniform)."""
+        args = api.keyword_arguments(call, ("name", "shape", "dtype", "initializer"))
+        if args is None or not isinstance(args.get("name"), cst.SimpleString) or \
+                set(args) - {"name", "shape", "dtype", "initializer", "trainable"}:
+            raise Unconvertible(line, "tf.get_variable with a computed name, or with "
+                                      "arguments besides shape, dtype, initializer, trainable")
+        name = "/".join([*self.scopes, args["name"].evaluated_value])
+        if self.variable_names.get(name):
+            raise Unconvertible(line, f"tf.get_variable({name!r}) a second time (TF1 raises "
+                                      "or reuses: not converted)")
+        self.variable_names[name] = 1
+        initializer = args.get("initializer")
+        shape = args.get("shape")
+        dtype = [cst.Arg(self.translate.expression(args["dtype"], line),
+                         keyword=cst.Name("dtype"), equal=_EQUAL)] if "dtype" in args else []
+        init_v1 = self.translate.v1_name(initializer.func) if isinstance(
+            initializer, cst.Call) else None
+        if initializer is None or init_v1 in api.INITIALIZERS:
+            if shape is None:
+                raise Unconvertible(line, "tf.get_variable with an initializer and no shape")
+            maker = self.translate.expression(initializer, line) if initializer is not None \
+                else cst.Call(self.translate.tf("keras.initializers.GlorotUniform"))
+            value = cst.Call(maker, [cst.Arg(shape), *dtype])
+        elif shape is None and init_v1 is not None and not dtype:
+            value = self.translate.expression(initializer, line)  # a tensor: its value
+        else:
+            raise Unconvertible(line, "tf.get_variable with an initializer that is neither "
+                                      "a TF1 initializer nor a tensor")
+        keywords = [cst.Arg(args["trainable"], keyword=cst.Name("trainable"), equal=_EQUAL)] \
+            if "trainable" in args else []
+        return cst.Call(self.translate.tf("Variable"), [
+            cst.Arg(value), *keywords,
+            cst.Arg(cst.SimpleString(f'"{name}"'), keyword=cst.Name("name"), equal=_EQUAL)])
 
     def _tf1_named(self, creation: cst.Call) -> cst.Call:
         """`tf.Variable(...)` with the name TF1 gave it (`Variable`, `Variable_1`, `w_1` for
