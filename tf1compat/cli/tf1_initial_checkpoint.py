@@ -53,6 +53,12 @@ def watch_initialization(mode, prefix):
                     saver.save(self, prefix, write_meta_graph=False)
                 else:
                     names = set(name for name, _ in tf.train.list_variables(prefix))
+                    missing = sorted(v.op.name for v in tf.trainable_variables()
+                                     if v.op.name not in names)
+                    if missing:
+                        sys.exit("TF1 checkpoint %s lacks the script's variables %s; it "
+                                 "holds: %s" % (prefix, ", ".join(missing),
+                                                ", ".join(sorted(names))))
                     variables = [v for v in tf.global_variables() if v.op.name in names]
                     tf.train.Saver(variables).restore(self, prefix)
         return result
