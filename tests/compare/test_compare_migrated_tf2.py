@@ -1,4 +1,4 @@
-"""`tf1compat compare --script SCRIPT --tf1-python PATH --migrated-tf2`: the corpus script
+"""`tf1compat compare --tf1-python PATH --migrated-tf2 --script SCRIPT`: the corpus script
 layers_model.py (Glorot-initialized Dense layers trained by Adam) under TF 1.15 and as its
 `migrate --to tf2` rewrite, both from the TF1 run's initial checkpoint. TF 1.15's side (its
 printed numbers and the checkpoint it wrote) comes from its record (tf1_reference/recorded)."""

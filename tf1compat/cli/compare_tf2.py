@@ -1,4 +1,4 @@
-"""`tf1compat compare --script SCRIPT --tf1-python PATH --migrated-tf2 [--init-checkpoint P]`:
+"""`tf1compat compare --tf1-python PATH --migrated-tf2 [--init-checkpoint P] --script SCRIPT`:
 a TF1 script under TensorFlow 1 and its `migrate --to tf2` rewrite under plain python,
 started from the same variable values, number by number.
 
