@@ -50,3 +50,6 @@ def test_bad_input_names_the_option_and_the_value(tmp_path):
                     "--script", str(tmp_path / "script.py"))
     assert alone.returncode == 2 and "--init-checkpoint x goes with --migrated-tf2" \
         in alone.stderr
+    both = run_cli("compare", "--tf1-python", "/bin/sh", "--migrated", "--migrated-tf2",
+                   "--script", str(tmp_path / "script.py"))
+    assert both.returncode == 2 and "--migrated and --migrated-tf2: give one" in both.stderr
