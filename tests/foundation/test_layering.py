@@ -131,7 +131,7 @@ TOP_LEVEL = {
     "modern": {"__init__", "_py_guard", "cluster", "code_text", "config", "devices",
                "distribute", "fault_tolerance", "input_pipeline", "inventory",
                "keras_multi_worker", "layer_placement", "placement", "planning", "runtime", "slurm",
-               "towers"},
+               "towers", "tf1_checkpoint", "mnist_reader"},
 }
 
 

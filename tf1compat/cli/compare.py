@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Optional
 
-from tf1compat.cli import compare_script
+from tf1compat.cli import compare_script, compare_tf2
 from tf1compat.cli.error_line import failure_line
 from tf1compat.shared.errors import Tf1CompatError
 from tf1compat.cli import docs_pages
@@ -165,8 +165,13 @@ def format_table(rows: list[dict]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     if args.script is not None:
+        if args.init_checkpoint and not args.migrated_tf2:
+            raise Tf1CompatError(f"--init-checkpoint {args.init_checkpoint} goes with "
+                                 "--migrated-tf2")
+        if args.migrated_tf2:
+            return compare_tf2.run(args)
         return compare_script.run(args)
-    for name in ("tf1_python", "migrated"):
+    for name in ("tf1_python", "migrated", "migrated_tf2", "init_checkpoint"):
         if getattr(args, name):
             raise Tf1CompatError(f"--{name.replace('_', '-')} goes with --script SCRIPT")
     if args.plot:  # before the examples run, not after minutes of them

@@ -48,6 +48,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--migrated", action="store_true",
                         help="with --script: also run it after `tf1compat migrate` (a scratch "
                              "copy) under plain python")
+    parser.add_argument("--migrated-tf2", action="store_true",
+                        help="with --script: compare the script under --tf1-python with its "
+                             "`migrate --to tf2` rewrite under plain python, both started "
+                             "from one TF1 checkpoint of the initial variables (written by the "
+                             "TF1 run, or --init-checkpoint)")
+    parser.add_argument("--init-checkpoint", metavar="PREFIX",
+                        help="with --migrated-tf2: start both sides from this TF1 checkpoint "
+                             "(model.ckpt-N) instead of the TF1 run's own initial values")
     parser.add_argument("--rtol", type=float, default=printed_numbers.DEFAULT_RTOL,
                         help=f"with --script: relative float tolerance (default "
                              f"{printed_numbers.DEFAULT_RTOL:g}); integers must be equal")
@@ -57,7 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     stop_at_script(parser, option="--script")
 
 
-def _check(args: argparse.Namespace) -> tuple[Path, Path]:
+def check(args: argparse.Namespace) -> tuple[Path, Path]:
     """The script and the TF1 python, checked."""
     script = Path(args.script)
     if not script.is_file():
@@ -103,7 +111,7 @@ def _environment(with_tf1compat: bool) -> dict[str, str]:
     return env
 
 
-def _migrated_copy(script: Path, folder: SideFolder) -> Path:
+def _migrated_copy(script: Path, folder: SideFolder, to: str = "tf1compat") -> Path:
     """The script and its sibling modules, migrated in place: in the side's copy of the
     working directory (where every .py file is a copy), or next to it for a script outside."""
     in_copy = folder.inside(script) is not None
@@ -117,7 +125,7 @@ def _migrated_copy(script: Path, folder: SideFolder) -> Path:
         script = outside / script.name
     modules = sorted(script.parent.glob("*.py"))
     done = subprocess.run([sys.executable, "-m", "tf1compat.cli.main", "migrate", "--write",
-                           *map(str, modules)], capture_output=True, text=True,
+                           "--to", to, *map(str, modules)], capture_output=True, text=True,
                           env=_environment(True))
     if done.returncode != 0:
         raise Tf1CompatError(f"tf1compat migrate failed on the copy of {script.name}: "
@@ -127,16 +135,22 @@ def _migrated_copy(script: Path, folder: SideFolder) -> Path:
     return script
 
 
+def execute(command: list[str], cwd: Path, env: dict[str, str],
+            timeout: float) -> subprocess.CompletedProcess:
+    """Runs one side's command (the default of `_run_side`)."""
+    return subprocess.run(command, capture_output=True, text=True, env=env, cwd=str(cwd),
+                          timeout=timeout)
+
+
 def _run_side(command: list[str], folder: SideFolder, env: dict[str, str],
-              timeout: float) -> dict[str, Any]:
+              timeout: float, runner=execute) -> dict[str, Any]:
     def as_user_sees(text: str) -> str:  # the side's copy shown as the working directory
         for root in {str(folder.root), os.path.realpath(folder.root)}:
             text = text.replace(root, str(folder.source))
         return text
 
     try:
-        done = subprocess.run(command, capture_output=True, text=True, env=env,
-                              cwd=str(folder.root), timeout=timeout)
+        done = runner(command, folder.root, env, timeout)
     except subprocess.TimeoutExpired:
         outcome: dict[str, Any] = {"ok": False, "exit_code": None,
                                    "error": f"timed out after {timeout:.0f} s", "printed": ""}
@@ -255,7 +269,7 @@ def format_outcome(outcome: dict[str, Any],
 
 
 def run(args: argparse.Namespace) -> int:
-    script, python = _check(args)
+    script, python = check(args)
     outcome, comparisons = compare_script(script, args.script_args, python, args.migrated,
                                           args.rtol, args.atol, args.timeout)
     print(json.dumps(outcome, indent=2) if args.json else format_outcome(outcome, comparisons))

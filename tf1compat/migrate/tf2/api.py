@@ -18,8 +18,19 @@ constant zeros ones zeros_like ones_like reshape concat stack identity tanh sigm
 float16 float32 float64 int32 int64 bool string device
 nn.relu nn.relu6 nn.tanh nn.sigmoid nn.softmax nn.log_softmax nn.sigmoid_cross_entropy_with_logits
 nn.softmax_cross_entropy_with_logits nn.sparse_softmax_cross_entropy_with_logits nn.bias_add
-nn.l2_loss math.log math.exp
+nn.l2_loss math.log math.exp executing_eagerly
 """.split())
+
+# tf.data names whose TF 2 namesake is the same API; TF1's iterator constructors are not
+# (TF 2 iterates a dataset in Python).
+DATA_KEPT_OUT = frozenset({"data.Iterator", "data.make_one_shot_iterator",
+                           "data.make_initializable_iterator", "data.get_output_types",
+                           "data.get_output_shapes", "data.get_output_classes"})
+
+
+def is_same_data_name(v1: str) -> bool:
+    return v1.startswith("data.") and v1 not in DATA_KEPT_OUT
+
 
 # TF 2 names the rules write (seen again when a rewritten statement is read).
 TF2_NAMES = frozenset({"function", "GradientTape", "Variable", "config.list_logical_devices",

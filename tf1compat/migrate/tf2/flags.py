@@ -58,3 +58,42 @@ class FlagsToAbsl(cst.CSTTransformer):
                     assign.targets[0].target.value == assign.value.value:
                 return cst.RemovalSentinel.REMOVE
         return updated
+
+
+def parse_before_early_reads(module: cst.Module) -> tuple[cst.Module, bool]:
+    """TF1's FLAGS parsed the command line on the first read of a flag; absl's refuses a read
+    before `app.run` parses it. A module-level read before then gets
+    `FLAGS(sys.argv, known_only=True)` written before it (the flags `app.run` reads later
+    are parsed again there). Returns the module and whether it needs `import sys`."""
+    body = list(module.body)
+    names: set[str] = set()
+    for index, statement in enumerate(body):
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef, cst.If)):
+            continue  # read later (main) or under `if __name__ == "__main__":` after app.run
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and \
+                isinstance(statement.body[0], cst.Assign):
+            assign = statement.body[0]
+            if cst.Module([]).code_for_node(assign.value) == "flags.FLAGS" and all(
+                    isinstance(t.target, cst.Name) for t in assign.targets):
+                names.update(t.target.value for t in assign.targets)
+                continue
+        if names and _reads_a_flag(statement, names):
+            name = sorted(names)[0]
+            parse = cst.parse_statement(f"{name}(sys.argv, known_only=True)\n").with_changes(
+                leading_lines=[*statement.leading_lines, cst.EmptyLine(comment=cst.Comment(
+                    "# TF1 parsed the flags on their first read; absl parses them here"))])
+            body[index] = statement.with_changes(leading_lines=[])
+            body.insert(index, parse)
+            return module.with_changes(body=body), True
+    return module, False
+
+
+def _reads_a_flag(statement, names: set[str]) -> bool:
+    found = []
+
+    class Reader(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            if isinstance(node.value, cst.Name) and node.value.value in names:
+                found.append(node)
+    statement.visit(Reader())
+    return bool(found)

@@ -69,6 +69,8 @@ class Graph:
         self.nodes: list[Node] = []
         self.taken = taken  # Python names the file already binds
         self.layer_counts: dict[str, int] = {}
+        self.variable_names: dict[str, int] = {}  # TF1 variable name -> times used
+        self.scopes: list[str] = []  # the tf.variable_scope names around the statement
         self.replacements: dict[int, list[cst.BaseStatement]] = {}
 
     def fresh(self, base: str) -> str:
@@ -98,12 +100,18 @@ class Graph:
         if v1 in ("global_variables_initializer", "local_variables_initializer"):
             self._bind(Node(target, INIT, index, line))
             return True
+        if self.scopes and v1 in ("layers.dense", "layers.dropout"):
+            raise Unconvertible(line, "a tf.layers layer inside tf.variable_scope (the TF1 "
+                                      "names of its variables carry the scope; Keras' do not)")
         if v1 == "layers.dense":
             return self._dense(index, line, target, value, wrapper)
         if v1 == "layers.dropout":
             return self._dropout(index, line, target, value)
-        if v1 in api.OPTIMIZERS or v1 in api.OPTIMIZERS_KEPT:
-            creation = self.translate.optimizer(value, line)
+        creation = self._optimizer(value, line)
+        if creation is not None and self.scopes:
+            raise Unconvertible(line, "an optimizer inside tf.variable_scope (the TF1 names "
+                                      "of its slots carry the scope)")
+        if creation is not None:
             self._bind(Node(target, OPTIMIZER, index, line))
             self.taken.add(target)
             self.replacements[index] = [_assign(target, creation)]
@@ -111,6 +119,10 @@ class Graph:
         minimized = self._minimize(index, line, target, value)
         if minimized:
             return True
+        named_by_tf1 = v1 == "get_variable"
+        if named_by_tf1:
+            value = self._get_variable(value, line)
+            v1 = "Variable"
         reads = self._reads(value)
         if any(read.kind == OPTIMIZER for read in reads):
             raise Unconvertible(line, f"the optimizer is used for more than minimize(): {target}")
@@ -122,6 +134,8 @@ class Graph:
             trainable = not any(arg.keyword and arg.keyword.value == "trainable" and
                                 isinstance(arg.value, cst.Name) and arg.value.value == "False"
                                 for arg in value.args)
+            if not named_by_tf1:
+                expression = self._tf1_named(expression)
             self._bind(Node(target, VARIABLE, index, line, expression, reads, wrapper,
                             trainable=trainable))
             return False
@@ -131,6 +145,84 @@ class Graph:
         if wrapper is None:
             self._bind(Node(target, EAGER, index, line, expression, reads))
         return False
+
+    def _optimizer(self, value, line: int) -> Optional[cst.BaseExpression]:
+        """The Keras optimizer for `tf.train.XOptimizer(...)`, or for `A if test else B` of two
+        of them (the test evaluated once, where TF1 built the optimizer); None for others."""
+        if isinstance(value, cst.IfExp):
+            body, orelse = (self._optimizer(value.body, line), self._optimizer(value.orelse, line))
+            if body is None or orelse is None:
+                return None
+            return value.with_changes(body=body, orelse=orelse,
+                                      test=self.translate.expression(value.test, line))
+        v1 = self.translate.v1_name(value.func) if isinstance(value, cst.Call) else None
+        if v1 in api.OPTIMIZERS or v1 in api.OPTIMIZERS_KEPT:
+            return self.translate.optimizer(value, line, constant=self._constant)
+        return None
+
+    def _constant(self, expression: cst.BaseExpression) -> bool:
+        """A literal, or the name of an eager value (a tensor computed once, before training)."""
+        if api.is_literal(expression):
+            return True
+        return isinstance(expression, cst.Name) and \
+            self.env.get(expression.value, Node("", "", 0, 0)).kind == EAGER
+
+    def _get_variable(self, call: cst.Call, line: int) -> cst.Call:
+        """`tf.get_variable("w", shape, initializer=...)` -> `tf.Variable(...)` named
+        `scope/w` as TF1 named it, its initial value drawn by the Keras initializer of the
+        same distribution (TF1's default: Glorot uniform)."""
+        args = api.keyword_arguments(call, ("name", "shape", "dtype", "initializer"))
+        if args is None or not isinstance(args.get("name"), cst.SimpleString) or \
+                set(args) - {"name", "shape", "dtype", "initializer", "trainable"}:
+            raise Unconvertible(line, "tf.get_variable with a computed name, or with "
+                                      "arguments besides shape, dtype, initializer, trainable")
+        name = "/".join([*self.scopes, args["name"].evaluated_value])
+        if self.variable_names.get(name):
+            raise Unconvertible(line, f"tf.get_variable({name!r}) a second time (TF1 raises "
+                                      "or reuses: not converted)")
+        self.variable_names[name] = 1
+        initializer = args.get("initializer")
+        shape = args.get("shape")
+        dtype = [cst.Arg(self.translate.expression(args["dtype"], line),
+                         keyword=cst.Name("dtype"), equal=_EQUAL)] if "dtype" in args else []
+        init_v1 = self.translate.v1_name(initializer.func) if isinstance(
+            initializer, cst.Call) else None
+        if initializer is None or init_v1 in api.INITIALIZERS:
+            if shape is None:
+                raise Unconvertible(line, "tf.get_variable with an initializer and no shape")
+            maker = self.translate.expression(initializer, line) if initializer is not None \
+                else cst.Call(self.translate.tf("keras.initializers.GlorotUniform"))
+            value = cst.Call(maker, [cst.Arg(shape), *dtype])
+        elif shape is None and init_v1 is not None and not dtype:
+            value = self.translate.expression(initializer, line)  # a tensor: its value
+        else:
+            raise Unconvertible(line, "tf.get_variable with an initializer that is neither "
+                                      "a TF1 initializer nor a tensor")
+        keywords = [cst.Arg(args["trainable"], keyword=cst.Name("trainable"), equal=_EQUAL)] \
+            if "trainable" in args else []
+        return cst.Call(self.translate.tf("Variable"), [
+            cst.Arg(value), *keywords,
+            cst.Arg(cst.SimpleString(f'"{name}"'), keyword=cst.Name("name"), equal=_EQUAL)])
+
+    def _tf1_named(self, creation: cst.Call) -> cst.Call:
+        """`tf.Variable(...)` with the name TF1 gave it (`Variable`, `Variable_1`, `w_1` for
+        a second `w`): TF2 names every unnamed variable `Variable`, and a TF1 checkpoint is
+        loaded by name (modern.tf1_checkpoint)."""
+        given = [arg for arg in creation.args if arg.keyword and arg.keyword.value == "name"]
+        if given and not isinstance(given[0].value, cst.SimpleString):
+            return creation  # a computed name: TF1's is not known here
+        base = given[0].value.evaluated_value if given else "Variable"
+        count = self.variable_names.get(base, 0)
+        self.variable_names[base] = count + 1
+        if given and count == 0:
+            return creation
+        name = cst.SimpleString(f'"{base if count == 0 else f"{base}_{count}"}"')
+        args = [arg for arg in creation.args if arg not in given]
+        if args:
+            args[-1] = args[-1].with_changes(comma=cst.Comma(
+                whitespace_after=cst.SimpleWhitespace(" ")))
+        return creation.with_changes(args=[*args, cst.Arg(name, keyword=cst.Name("name"),
+                                                          equal=_EQUAL)])
 
     def _dense(self, index, line, target, value: cst.Call, wrapper) -> bool:
         args = api.keyword_arguments(value, ("inputs", "units", "activation", "use_bias",
@@ -185,6 +277,14 @@ class Graph:
             return False
         owner = value.func.value
         args = api.keyword_arguments(value, ("loss", "global_step", "var_list"))
+        if args is not None and "loss" in args and not isinstance(args["loss"], cst.Name):
+            # `minimize(tf.square(v))`: the loss gets a name of its own, as a statement would
+            loss_name = self.fresh("loss")
+            loss_value = args["loss"]
+            reads = self._reads(loss_value)
+            self._bind(Node(loss_name, TENSOR, index, line,
+                            self.translate.expression(loss_value, line), reads))
+            args["loss"] = cst.Name(loss_name)
         if args is None or not isinstance(args.get("loss"), cst.Name) or \
                 args["loss"].value not in self.env or set(args) - {"loss", "global_step"}:
             raise Unconvertible(line, "minimize() of something other than a named loss "

@@ -15,7 +15,8 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from tf1compat.migrate.findings import Finding, Kind
 from tf1compat.migrate.rules.base import tensorflow_alias
 from tf1compat.migrate.rules.session_options import SessionOptionsRule
-from tf1compat.migrate.tf2.flags import FlagsToAbsl
+from tf1compat.migrate.tf2.eager import EagerToTf2, enables_eager
+from tf1compat.migrate.tf2.flags import FlagsToAbsl, parse_before_early_reads
 from tf1compat.migrate.tf2.program import convert_block, has_session
 from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
 
@@ -62,6 +63,13 @@ def _convert(code: str) -> str:
         return code
     translator = Translator(alias)
     flags = FlagsToAbsl(translator, positions)
+    prepared = _prepared(module, translator, positions)
+    if prepared != code:  # converted as that text, its lines mapped back to this one's
+        try:
+            return _convert(prepared)
+        except Unconvertible as error:
+            raise Unconvertible(_original_line(code, prepared, error.line),
+                                error.reason) from None
     _check_imports(module, positions)
     taken = set(names_read(module))
     body = []
@@ -87,6 +95,12 @@ def _convert(code: str) -> str:
                               else 0)
     final = reread.module.visit(_TranslateAll(translator, lines))
     imports = [ImportItem("absl", name) for name in sorted(flags.needed)]
+    if "flags" in flags.needed:
+        final, needs_sys = parse_before_early_reads(final)
+        if needs_sys:
+            imports.append(ImportItem("sys"))
+    if _calls_name(final, "tf1_checkpoint"):
+        imports.append(ImportItem("modern", "tf1_checkpoint"))
     if imports:
         final = AddImportsVisitor(CodemodContext(), imports).transform_module(final)
     return final.code
@@ -108,6 +122,42 @@ class _TranslateAll(cst.CSTTransformer):
                                                           if position else 0))
                  for item in updated.items]
         return updated.with_changes(items=items)
+
+
+def _prepared(module: cst.Module, translator: Translator, positions) -> str:
+    """The module with the tutorials' MNIST reader import and TF1's eager API in TF2 form
+    (whole-file rewrites the block conversion then takes as they are)."""
+    if enables_eager(translator, module):  # first: its errors need the original's lines
+        eager = EagerToTf2(translator, positions)
+        module = module.visit(eager)
+        left = [name for name in names_read(module) if name in eager.aliases]
+        if left:
+            raise Unconvertible(0, f"tf.contrib.eager (as {left[0]}) used other than in "
+                                   "the calls --to tf2 rewrites")
+    return module.visit(_MnistReader()).code
+
+
+class _MnistReader(cst.CSTTransformer):
+    """`from tensorflow.examples.tutorials.mnist import input_data [as X]` -> modern's copy
+    of that reader (`from modern import mnist_reader as input_data`), which reads the same
+    local files and shuffles from the same seed (tf.random.set_seed, TF1's graph seed)."""
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
+        name = cst.Module([]).code_for_node(original.module) if original.module else ""
+        if name != "tensorflow.examples.tutorials.mnist" or isinstance(original.names,
+                                                                       cst.ImportStar):
+            return updated
+        if [alias.name.value for alias in original.names] != ["input_data"]:
+            return updated
+        alias = original.names[0]
+        bound = alias.asname.name.value if alias.asname else "input_data"
+        return cst.ImportFrom(module=cst.Name("modern"), names=[cst.ImportAlias(
+            cst.Name("mnist_reader"), asname=cst.AsName(cst.Name(bound)))])
+
+
+def _calls_name(module: cst.Module, name: str) -> bool:
+    """Whether the module reads the plain name `name` (a module the rules call)."""
+    return name in names_read(module)
 
 
 def _check_imports(module: cst.Module, positions) -> None:

@@ -83,7 +83,7 @@ def convert_block(body, translator: Translator, positions, taken: set[str], nest
             out[index] = graph.replacements.get(index, [])
             continue
         if kept is not None:
-            out[index] = [kept]
+            out[index] = kept if isinstance(kept, list) else [kept]
             continue
         out[index] = [sites.rewrite(statement, line)]
     for node in graph.nodes:
@@ -130,6 +130,9 @@ def _graph_statement(graph: Graph, index: int, line: int, statement, translator,
             if node is not None and node.kind in (VARIABLE, EAGER) and node.index == index:
                 return statement.with_changes(body=[small.with_changes(value=node.expression)])
             return None
+    scope = _variable_scope(translator, statement)
+    if scope is not None:
+        return _in_scope(graph, index, statement, scope, line_of)
     if isinstance(statement, cst.With) and len(statement.items) == 1 and isinstance(
             statement.items[0].item, cst.Call) and \
             translator.v1_name(statement.items[0].item.func) == "device":
@@ -151,6 +154,46 @@ def _graph_statement(graph: Graph, index: int, line: int, statement, translator,
             s.with_changes(body=[s.body[0].with_changes(
                 value=translator.expression(s.body[0].value, line_of(s)))]) for s in inner]))
     return None
+
+
+def _variable_scope(translator: Translator, statement) -> Optional[str]:
+    """'s' of `with tf.variable_scope("s"):` (a literal name, nothing else given)."""
+    if not (isinstance(statement, cst.With) and len(statement.items) == 1 and
+            isinstance(statement.items[0].item, cst.Call) and statement.items[0].asname is None):
+        return None
+    call = statement.items[0].item
+    if translator.v1_name(call.func) != "variable_scope" or len(call.args) != 1 or \
+            call.args[0].keyword or not isinstance(call.args[0].value, cst.SimpleString):
+        return None
+    return call.args[0].value.evaluated_value
+
+
+def _in_scope(graph: Graph, index: int, statement: cst.With, scope: str, line_of) -> list:
+    """The statements of a `with tf.variable_scope("s"):` block, the block gone: TF2 needs no
+    scope, the variables carry their TF1 names (`s/w`) themselves."""
+    inner = statement.body.body
+    if not all(isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and
+               isinstance(s.body[0], cst.Assign) and len(s.body[0].targets) == 1 and
+               isinstance(s.body[0].targets[0].target, cst.Name) for s in inner):
+        raise Unconvertible(line_of(statement), f"tf.variable_scope({scope!r}) around "
+                                                "statements other than assignments")
+    kept = []
+    graph.scopes.append(scope)
+    try:
+        for inner_statement in inner:
+            small = inner_statement.body[0]
+            target = small.targets[0].target.value
+            if graph.add_assignment(index, line_of(inner_statement), target, small.value, None):
+                continue
+            node = graph.env.get(target)
+            value = node.expression if node is not None and node.kind in (VARIABLE, EAGER) \
+                else small.value
+            kept.append(inner_statement.with_changes(body=[small.with_changes(value=value)]))
+    finally:
+        graph.scopes.pop()
+    if kept:
+        kept[0] = kept[0].with_changes(leading_lines=statement.leading_lines)
+    return kept
 
 
 def _runs(statement, sessions) -> bool:

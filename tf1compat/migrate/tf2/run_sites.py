@@ -28,6 +28,7 @@ class RunSites:
         self.builder = builder
         self.t = translator
         self.sessions = sessions
+        self.loaded = False  # whether the initial-values load is written
 
     def rewrite(self, statement: cst.BaseStatement, line: int) -> Optional[cst.BaseStatement]:
         """The statement in TF2 form; None when it only initialized or closed."""
@@ -38,10 +39,24 @@ class RunSites:
         if visitor.removed:
             if not isinstance(sole, cst.Expr):
                 raise Unconvertible(line, "an initializer run or close() inside an expression")
-            return None
+            return self._initial_values() if visitor.initialized else None
         self._check_no_graph_left(statement, line)
         return self.t.expression(updated, line) if not isinstance(updated, cst.FunctionDef) \
             else updated
+
+    def _initial_values(self) -> Optional[cst.BaseStatement]:
+        """Where TF1 first initialized the variables: a call that gives them a TF1
+        checkpoint's values instead, when $TF1_INIT_CHECKPOINT names one (so TF2 can start
+        where a TF1 run started); None when the block has no variables yet or loaded once."""
+        created = [node for node in self.graph.nodes if node.kind in (VARIABLE, LAYER)]
+        if not created or self.loaded:
+            return None
+        self.loaded = True
+        names = ", ".join(node.name for node in created)
+        return cst.parse_statement(f"tf1_checkpoint.load_initial([{names}])\n").with_changes(
+            leading_lines=[cst.EmptyLine(comment=cst.Comment(
+                "# TF1 initialized the variables here; $TF1_INIT_CHECKPOINT, when set, "
+                "gives their values"))])
 
     def _check_no_graph_left(self, statement, line: int) -> None:
         for name in self._read_outside_runs(statement):
@@ -204,6 +219,7 @@ class _Sites(cst.CSTTransformer):
         self.unused: set[int] = set()  # calls that are a whole statement: value dropped
         self.unpacked: dict[int, cst.Assign] = {}
         self.removed = False
+        self.initialized = False  # an initializer run was removed
 
     def visit_Expr(self, node: cst.Expr) -> None:
         self.unused.add(id(node.value))
@@ -225,7 +241,7 @@ class _Sites(cst.CSTTransformer):
             fetches, feed = _fetch_and_feed(updated, self.line)
             value = s.fetch(fetches, feed, self.line, used)
             if value is None:
-                self.removed = True
+                self.removed = self.initialized = True
                 return updated
             return value
         if s._session_call(original, "close"):
@@ -242,7 +258,7 @@ class _Sites(cst.CSTTransformer):
                     target.attr.value == "op":
                 target = target.value  # `op.run()` of an inline assign: the assign itself
             if s._is_initializer(target):
-                self.removed = True
+                self.removed = self.initialized = True
                 return updated
             _, feed = _fetch_and_feed(updated, self.line, fetch_position=False)
             value = s.fetch(target, feed, self.line, used and func.attr.value == "eval")

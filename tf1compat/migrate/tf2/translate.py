@@ -71,8 +71,9 @@ class Translator:
     def expression(self, node: cst.BaseExpression, line: int) -> cst.BaseExpression:
         return node.visit(_Rewriter(self, line))
 
-    def optimizer(self, call: cst.Call, line: int) -> cst.Call:
-        """`tf.train.XOptimizer(...)` -> the Keras optimizer with TF1's hyper-parameters."""
+    def optimizer(self, call: cst.Call, line: int, constant=api.is_literal) -> cst.Call:
+        """`tf.train.XOptimizer(...)` -> the Keras optimizer with TF1's hyper-parameters;
+        `constant(expression)`: whether a learning rate keeps its value while training."""
         v1 = self.v1_name(call.func)
         if v1 in api.OPTIMIZERS_KEPT:
             raise Unconvertible(line, f"tf.{v1}: {api.OPTIMIZERS_KEPT[v1]}")
@@ -83,8 +84,8 @@ class Translator:
         if args is None or set(args) - set(keywords):
             raise Unconvertible(line, f"tf.{v1} with arguments other than "
                                       + ", ".join(keywords))
-        if v1 == "train.MomentumOptimizer" and not api.is_literal(args.get("learning_rate",
-                                                                           cst.Name("x"))):
+        if v1 == "train.MomentumOptimizer" and not constant(args.get("learning_rate",
+                                                                     cst.Name("x"))):
             raise Unconvertible(line, "tf.train.MomentumOptimizer with a learning rate that "
                                       "is not a constant: TF1 scales the accumulated "
                                       "momentum by the current rate, Keras' SGD does not")
@@ -92,6 +93,9 @@ class Translator:
         for tf1_keyword, keras_keyword in keywords.items():
             if tf1_keyword in args:
                 value = self.expression(args[tf1_keyword], line)
+                if tf1_keyword == "learning_rate" and not api.is_literal(value) and \
+                        constant(value):  # an eager scalar tensor: Keras takes a float
+                    value = cst.Call(cst.Name("float"), [cst.Arg(value)])
             elif tf1_keyword in defaults:
                 value = cst.parse_expression(defaults[tf1_keyword])
             else:
@@ -121,7 +125,8 @@ class _Rewriter(cst.CSTTransformer):
             return updated
         if v1 in _CALLS or v1.split(".")[0] in ("logging", "flags", "app"):
             return updated  # leave_Call rewrites the call; flags.FlagsToAbsl the rest
-        if v1 in api.SAME or v1 in api.TF2_NAMES or v1.startswith("keras."):
+        if v1 in api.SAME or v1 in api.TF2_NAMES or v1.startswith("keras.") or \
+                api.is_same_data_name(v1):
             return self.t.tf(v1)
         if api.RENAMED.get(v1):
             return self.t.tf(api.RENAMED[v1])
