@@ -20,6 +20,7 @@ NAMES = (
     "tf.contrib.layers.variance_scaling_initializer", "tf.contrib.slim.get_variables",
     "tf.estimator.Estimator", "tf.estimator.EstimatorSpec", "tf.estimator.RunConfig",
     "tf.contrib.tpu.TPUEstimator", "tf.contrib.tpu.RunConfig",
+    "tf.contrib.seq2seq.dynamic_decode",
     "tensorflow.examples.tutorials.mnist.input_data:read_data_sets",
 )
 
