@@ -203,3 +203,27 @@ def test_v1_namesakes_go_to_compat_v1():
     assert "with tf.compat.v1.device(tf.compat.v1.train.replica_device_setter(" in migrated
     assert "with tf.device('/gpu:%d' % 1), tf.device(f'/cpu:{0}'):" in migrated
     assert len([f for f in findings if f.rule == "v1-namesakes"]) == 4
+
+
+def test_tf_data_datasets_stay_tf1s_v1_classes():
+    """TF 1.15's tf.data datasets are DatasetV1: `output_types`, which tf_upgrade_v2 leaves as
+    written, must still be there after migrate (TF2's tf.data.Dataset lacks it)."""
+    code = ("import tensorflow as tf\n"
+            "ds = tf.data.Dataset.from_tensor_slices([1, 2, 3]).batch(2)\n"
+            "lines = tf.data.TextLineDataset(['a.txt'])\n"
+            "types = (ds.output_types, lines.output_types)\n"
+            "value = ds.make_one_shot_iterator().get_next()\n")
+    migrated, findings = migrate_source(code, "x.py", "tf1compat")
+    assert "ds = tf.compat.v1.data.Dataset.from_tensor_slices([1, 2, 3])" in migrated
+    assert "lines = tf.compat.v1.data.TextLineDataset(['a.txt'])" in migrated
+    # run here, eagerly: the graph mode migrate turns on would outlast this test
+    graph_mode = "tf.compat.v1.disable_v2_behavior()\n"
+    assert graph_mode in migrated
+    namespace = {}
+    exec(compile(migrated.replace(graph_mode, ""), "x.py", "exec"), namespace)  # noqa: S102
+    import tensorflow as tf
+
+    assert namespace["types"] == (tf.int32, tf.string)
+    assert isinstance(namespace["ds"], tf.data.Dataset)  # a TF2 dataset too
+    said = [f.message for f in findings if f.rule == "v1-namesakes"]
+    assert len(said) == 1 and said[0].startswith("tf.data.Dataset -> tf.compat.v1.data.Dataset")

@@ -116,3 +116,31 @@ def test_legacy_keras_cells_go_on_to_tf1compat():
         """)
     assert "cell = tf1compat.rnn_cell.LSTMCell(4)" in code
     assert "tensorflow.python" not in code
+
+
+def test_a_name_imported_itself_and_read_elsewhere_is_bound_to_its_public_name_in_place():
+    """`cond` is written nowhere here (a module re-exporting it): left as an import it fails on
+    TF 2.21, whose control_flow_ops has no cond; `convert_to_tensor` would bind TF 2's."""
+    code, findings = migrated("""\
+        import tensorflow as tf
+        from tensorflow.python.ops.control_flow_ops import cond, with_dependencies
+        from tensorflow.python.framework.ops import convert_to_tensor as to_tensor
+        __all__ = ["cond", "to_tensor", "with_dependencies"]
+        """)
+    graph_mode = "tf.compat.v1.disable_v2_behavior()\n"
+    assert code == textwrap.dedent("""\
+        import tensorflow as tf
+        tf.compat.v1.disable_v2_behavior()
+        from tensorflow.python.ops.control_flow_ops import with_dependencies; cond = tf.compat.v1.cond
+        to_tensor = tf.compat.v1.convert_to_tensor
+        __all__ = ["cond", "to_tensor", "with_dependencies"]
+        """)
+    namespace = {}  # run here without graph mode, which would outlast this test
+    exec(compile(code.replace(graph_mode, ""), "x.py", "exec"), namespace)  # noqa: S102
+    import tensorflow as tf
+
+    assert namespace["cond"] is tf.compat.v1.cond
+    assert namespace["to_tensor"] is tf.compat.v1.convert_to_tensor
+    changed = messages(findings, Kind.CHANGED)
+    assert any(m.startswith("tensorflow.python.ops.control_flow_ops.cond -> tf.compat.v1.cond")
+               for m in changed), changed

@@ -134,7 +134,9 @@ def test_calls_tf2_would_refuse_after_the_upgrade_stay_on_compat_v1():
         "v = tf.constant(1, verify_shape=True)\n"
         "e = tf.nn.embedding_lookup(p, i, partition_strategy='div')\n"
         "ok = tf.constant([1, 2], name='ok')\n"
-        "f = tf.nn.fractional_max_pool(x, [1, 2, 2, 1], deterministic=True)\n",
+        "f = tf.nn.fractional_max_pool(x, [1, 2, 2, 1], deterministic=True)\n"
+        "g = tf.image.draw_bounding_boxes(images, boxes)\n"
+        "h = tf.image.draw_bounding_boxes(images, boxes, colors=red)\n",
         "script.py", "tf1compat")
     assert "b = tf.compat.v1.constant(1, tf.float32, [1], 'c', False)" in migrated
     assert "v = tf.compat.v1.constant(1, verify_shape=True)" in migrated
@@ -143,7 +145,10 @@ def test_calls_tf2_would_refuse_after_the_upgrade_stay_on_compat_v1():
     refused = [f for f in findings if f.rule == "v1-fallback"]
     assert "f = tf.compat.v1.nn.fractional_max_pool(x, [1, 2, 2, 1], deterministic=True)" \
         in migrated  # where tf_upgrade_v2 itself fails, and the rest of the file is renamed
-    assert [f.line for f in refused] == [2, 3, 4, 6]
+    # TF 2's draw_bounding_boxes requires the `colors` TF 1.15's did not
+    assert "g = tf.compat.v1.image.draw_bounding_boxes(images, boxes)" in migrated
+    assert "h = tf.image.draw_bounding_boxes(images, boxes, colors=red)" in migrated
+    assert [f.line for f in refused] == [2, 3, 4, 6, 7]
     assert not any(f.message.startswith("tf_upgrade_v2 failed") for f in findings
                    if f.rule == "tf_upgrade_v2")
     assert "unexpected keyword argument 'verify_shape_is_now_always_true'" in refused[1].message

@@ -65,6 +65,11 @@ def test_contrib_and_the_mnist_reader_are_served_and_reported(tmp_path):
     assert f'File "{path}", line 22, in <module>' in result.stderr
     assert "ContribError: tf.contrib.cudnn_rnn.CudnnLSTM is not available on TF 2.21" in \
         result.stderr and "CudnnCompatibleLSTMCell" in result.stderr
+    from tf1compat.census import counts  # how often TF1 code uses it, in the same message
+
+    assert counts.count("contrib.cudnn_rnn.CudnnLSTM") is not None
+    assert f"CudnnCompatibleLSTMCell (served) or tf.keras.layers.LSTM " \
+           f"({counts.said('contrib.cudnn_rnn.CudnnLSTM')})" in result.stderr
     data = json.loads(report.read_text())
     symbols = data["symbols"]
     assert symbols["tf.contrib.slim.conv2d"] == {

@@ -11,7 +11,7 @@ from isolated import run_json
 
 NAMES = (
     "tf.matmul", "tf.linalg.matmul", "tf.shape", "tf.size", "tf.nn.top_k", "tf.math.top_k",
-    "tf.scatter_nd", "tf.zeros_initializer", "tf.ones_initializer",
+    "tf.scatter_nd", "tf.function", "tf.zeros_initializer", "tf.ones_initializer",
     "tf.nn.softmax_cross_entropy_with_logits", "tf.nn.sparse_softmax_cross_entropy_with_logits",
     "tf.nn.sigmoid_cross_entropy_with_logits", "tf.contrib.slim.conv2d",
     "tf.contrib.slim.fully_connected", "tf.contrib.layers.conv2d",
@@ -20,6 +20,7 @@ NAMES = (
     "tf.contrib.layers.variance_scaling_initializer", "tf.contrib.slim.get_variables",
     "tf.estimator.Estimator", "tf.estimator.EstimatorSpec", "tf.estimator.RunConfig",
     "tf.contrib.tpu.TPUEstimator", "tf.contrib.tpu.RunConfig",
+    "tf.contrib.seq2seq.dynamic_decode",
     "tensorflow.examples.tutorials.mnist.input_data:read_data_sets",
 )
 
@@ -31,6 +32,7 @@ x = tf.constant([[1., 2.], [3., 4.]])
 product = tf.matmul(x, x, False, True, False, False, False, False, "by_position")
 top = tf.nn.top_k(x, 1, True, "top_by_position")
 scattered = tf.scatter_nd([[1]], [5.], [3], "scatter_by_position")
+doubled = tf.function(lambda t: t * 2., None, True, None, True)(x)  # TF 1.15's order
 zeros_class = tf.get_variable("zeros_class", [2], initializer=tf.zeros_initializer)
 zeros_object = tf.get_variable("zeros_object", [2], initializer=tf.zeros_initializer())
 ones_as_0x = tf.ones_initializer([2], tf.float32)
@@ -45,6 +47,7 @@ conv = slim.conv2d(images, 2, [3, 3])
 with tf.Session() as session:
     session.run(tf.global_variables_initializer())
     values = session.run({"product": product, "top": top.values, "scattered": scattered,
+                          "doubled": doubled,
                           "zeros_class": zeros_class, "zeros_object": zeros_object,
                           "ones_as_0x": ones_as_0x, "loss": loss})
 results = {
@@ -90,6 +93,7 @@ def test_name_by_position_reaches_name_and_results_are_tf2s(served):
     assert calls["values"]["product"] == [[5.0, 11.0], [11.0, 25.0]]
     assert calls["values"]["top"] == [[2.0], [4.0]]
     assert calls["values"]["scattered"] == [0.0, 5.0, 0.0]
+    assert calls["values"]["doubled"] == [[2.0, 4.0], [6.0, 8.0]]
 
 
 def test_defaults_left_out_give_tf1s_behaviour(served):

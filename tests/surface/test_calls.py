@@ -3,7 +3,7 @@ held against what it calls (here against plain Python functions, without TensorF
 
 import ast
 
-from tf1compat.surface import calls
+from tf1compat.surface import call_forms, calls, reference
 
 # TF 1.15's tf.nn.dropout, as the committed data writes parameters.
 DROPOUT = [["x", "either"], ["keep_prob", "either", None], ["noise_shape", "either", None],
@@ -48,3 +48,35 @@ def test_a_rewritten_or_renamed_argument_counts_as_passed_and_a_lost_one_does_no
 def test_a_call_to_something_absent_says_why():
     problem = calls.problem(_call("missing(p_0)"), {0}, DROPOUT, {})
     assert "NameError" in problem
+
+
+# TF 1.15's tf.nn.sparse_softmax_cross_entropy_with_logits: `_sentinel` first, all optional.
+SPARSE_XENT = [["_sentinel", "either", None], ["labels", "either", None],
+               ["logits", "either", None], ["name", "either", None]]
+
+
+def test_a_sentinel_function_gets_its_tensors_by_keyword_in_one_form():
+    texts = [calls.call_text("f", SPARSE_XENT, form) for form in calls.forms(SPARSE_XENT)]
+    assert texts == ["f(labels=p_1, logits=p_2, name=p_3)", "f(labels=p_1)", "f(logits=p_2)",
+                     "f(name=p_3)"]
+    assert call_forms.may_be_refused(SPARSE_XENT) and not call_forms.may_be_refused(DROPOUT)
+
+
+def test_forms_tf115_refuses_are_not_written():
+    written = calls.statements(3, "tf.nn.f", SPARSE_XENT, refused=[1, 2, 3])
+    assert written == ["call_3_0 = tf.nn.f(labels=p_1, logits=p_2, name=p_3)"]
+
+
+def test_the_data_records_the_forms_tf115_refuses_and_only_those():
+    """Read from the committed dump: TF 1.15 refuses count_nonzero without a tensor to count
+    and the cross-entropies without both tensors, and takes the forms that pass them."""
+    data = reference.load().names
+    takes = {"tf.count_nonzero": lambda passed: bool(passed & {"input_tensor", "input"}),
+             "tf.nn.sparse_softmax_cross_entropy_with_logits":
+                 lambda passed: {"labels", "logits"} <= passed}
+    for name, taken in takes.items():
+        parameters = data[name]["parameters"]
+        refused = {int(number) for number in data[name]["refused_forms"]}
+        for number, form in enumerate(calls.forms(parameters)):
+            passed = {parameters[i][0] for i in (*form[0], *form[1])}
+            assert (number in refused) != taken(passed), (name, number, passed)

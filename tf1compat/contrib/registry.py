@@ -85,8 +85,11 @@ class ContribError(Tf1CompatError, AttributeError):
     def __init__(self, name: str, hint: str):
         self.name = name
         self.hint = hint
+        from tf1compat.census.counts import said
+
+        census = said(f"tf.contrib.{name}")
         super().__init__(f"tf.contrib.{name} is not available on TF 2.21 (tf.contrib was removed "
-                         f"in TF 2): {hint}")
+                         f"in TF 2): {hint}" + (f" ({census})" if census else ""))
 
 
 @functools.lru_cache(maxsize=None)

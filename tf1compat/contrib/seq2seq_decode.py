@@ -323,8 +323,12 @@ def _zero_outputs(size, dtype, batch_size):
 
 def dynamic_decode(decoder, output_time_major=False, impute_finished=False,
                    maximum_iterations=None, parallel_iterations=32, swap_memory=False,
-                   scope=None):
-    """Runs `decoder` to the end: (final outputs, final state, final sequence lengths)."""
+                   scope=None, **kwargs):
+    """Runs `decoder` to the end: (final outputs, final state, final sequence lengths).
+
+    `kwargs` as TF 1.15 took them: it read them (`decoder_init_input`, `decoder_init_kwargs`)
+    only for a Keras-style BaseDecoder, which is not served here, and ignored them for a
+    Decoder."""
     if not isinstance(decoder, Decoder):
         raise TypeError(f"Expected decoder to be type Decoder, but saw: {type(decoder)}")
     with _v1.variable_scope(scope, "decoder") as varscope:

@@ -238,6 +238,10 @@ UNSUPPORTED: dict[str, str] = {
     "cudnn_rnn.CudnnGRU": "needs a GPU with cuDNN; on CPU use "
                           "tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell (served) or "
                           "tf.keras.layers.GRU",
+    "rnn.GRUBlockCell": "not served by tf1compat (a fused kernel TF 2.21 lacks); the same GRU "
+                        "is tf.contrib.rnn.GRUCell (served) or tf.keras.layers.GRUCell, whose "
+                        "variables are named gates/ and candidate/ where GRUBlockCell's were "
+                        "w_ru, b_ru, w_c, b_c: a checkpoint it wrote needs them renamed",
     "opt.ScipyOptimizerInterface": "not served by tf1compat: call scipy.optimize.minimize "
                                    "yourself with a function that feeds the variables' values "
                                    "and runs the loss and tf.gradients in the session, or use "

@@ -30,6 +30,14 @@ class PrivateImportError(Tf1CompatError, ImportError):
     """An import of a TensorFlow module, or of a name from one, that nothing serves."""
 
 
+def _with_census(path: str, message: str) -> str:
+    """The message, with how often the census saw the name (`counts.said`)."""
+    from tf1compat.census.counts import said
+
+    census = said(path)
+    return f"{message} ({census})" if census else message
+
+
 def _path(module: str, name: str) -> str:
     """'tensorflow.python.ops.rnn', 'dynamic_rnn' -> 'python.ops.rnn.dynamic_rnn' (as `tf.` names)."""
     return f"{module[len('tensorflow.'):]}.{name}"
@@ -119,7 +127,7 @@ class PrivateTree:
     def _unsupported(self, path: str, message: str) -> PrivateNameError:
         self.usage.missing[path] = message
         self.usage.unsupported(path, message)
-        return PrivateNameError(message)
+        return PrivateNameError(_with_census(path, message))
 
     def check(self, module: str, name: str) -> Optional[str]:
         """Why `from <module> import <name>` fails, or None when it is served (nothing recorded)."""
@@ -157,7 +165,7 @@ class PrivateTree:
                 message = f"cannot import {item} from {name}: {why}"
                 self.usage.missing[path] = message
                 self.usage.unsupported(path, message)
-                raise PrivateImportError(message, name=name)
+                raise PrivateImportError(_with_census(path, message), name=name)
         return module
 
 

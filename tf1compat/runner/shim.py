@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterable, Optional
 
 from tf1compat.shared.errors import Tf1CompatError
 from tf1compat.layers import LEGACY_KERAS_HINT
+from tf1compat.census import counts
 from tf1compat.runner import private_modules, served, tf0_calls, user_modules
 
 
@@ -156,6 +157,13 @@ class TF1Module(types.ModuleType):
         return None
 
     def _missing(self, name: str, path: str, error: Exception) -> Exception:
+        error = self._missing_error(path, error)
+        census = counts.said(path)
+        if census and not isinstance(error, Tf1CompatError):  # ours say it themselves
+            error.args = (f"{error.args[0]} ({census})",) if error.args else error.args
+        return error
+
+    def _missing_error(self, path: str, error: Exception) -> Exception:
         top = path.split(".")[0]
         if path.startswith(served.LEGACY_KERAS) and not self._tf1_legacy_keras:
             usage.missing[path] = "needs legacy Keras"

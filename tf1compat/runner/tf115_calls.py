@@ -1,8 +1,9 @@
 """TF 1.15's parameters for the `tf.*` functions whose signatures TF 2.21 changed, under `run`.
 
 TF 2.21 put new parameters before `name` (`tf.matmul`'s output_type, grad_a and grad_b,
-`tf.nn.top_k`'s index_type, `tf.scatter_nd`'s bad_indices_policy), so a TF1 call that passes
-`name` by position gives it to another parameter there; and it made None the default of
+`tf.nn.top_k`'s index_type, `tf.scatter_nd`'s bad_indices_policy; `tf.function`'s jit_compile
+before TF 1.15's experimental_autograph_options), so a TF1 call that passes them by position
+gives them to other parameters there; and it made None the default of
 `tf.shape`'s and `tf.size`'s `out_type`, where TF 1.15's default was `tf.int32`. Under
 `run` these names are functions with TF 1.15's parameters, in its order and with its
 defaults; the parameters TF 2.21 added come after them, keyword-only. Each passes every
@@ -45,6 +46,21 @@ def scatter_nd(indices, updates, shape, name=None, *, bad_indices_policy=""):
                           name=name)
 
 
+def function(func=None, input_signature=None, autograph=True,
+             experimental_autograph_options=None, experimental_relax_shapes=False,
+             experimental_compile=None, *, jit_compile=None, reduce_retracing=False,
+             experimental_implements=None, experimental_attributes=None,
+             experimental_follow_type_hints=None):
+    # TF 2.21 put jit_compile fourth; its own renames of TF 1.15's last two are taken here
+    return tf.function(func, input_signature=input_signature, autograph=autograph,
+                       jit_compile=experimental_compile if jit_compile is None else jit_compile,
+                       reduce_retracing=reduce_retracing or bool(experimental_relax_shapes),
+                       experimental_implements=experimental_implements,
+                       experimental_autograph_options=experimental_autograph_options,
+                       experimental_attributes=experimental_attributes,
+                       experimental_follow_type_hints=experimental_follow_type_hints)
+
+
 # `tf.<path>` -> the function with TF 1.15's parameters (the paths TF 1.15 gave one function).
 SERVED: dict[str, Callable] = {
     "matmul": matmul, "linalg.matmul": matmul,
@@ -52,6 +68,7 @@ SERVED: dict[str, Callable] = {
     "size": size,
     "nn.top_k": top_k, "math.top_k": top_k,
     "scatter_nd": scatter_nd,
+    "function": function,
 }
 
 

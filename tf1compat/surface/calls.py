@@ -11,6 +11,8 @@ function's signature, every argument the TF1 call passed must still be passed (a
 migrate rewrote into an expression, `rate=1 - keep_prob`, counts as passed), and one
 still passed by position must land on the parameter TF 1.15 gave that position (or on
 one renamed in its place, as `tf.gfile.Exists(filename)` became `tf.io.gfile.exists(path)`).
+A form TF 1.15 itself refuses (`count_nonzero(axis=...)` alone, with no tensor to count) is
+not written: the dump records which (`call_forms`, "refused_forms" in the data).
 Defaults are not compared here: a TF1 call that leaves a parameter out gets TF 2's
 default, which the name-level check reports.
 """
@@ -20,48 +22,23 @@ from __future__ import annotations
 import ast
 import inspect
 import re
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
-from tf1compat.surface.reading import (KEYWORD_ONLY, POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD)
+from tf1compat.surface.call_forms import call_text, forms
 
-_POSITIONAL = (POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD)
+__all__ = ["bound_call", "call_text", "forms", "passed_in", "problem", "statements"]
 _PLACEHOLDER = re.compile(r"^p_(\d+)$")
 VARIABLE = "call_{index}_{form}"
 _VARIABLE = re.compile(r"^call_(\d+)_(\d+)$")
 
 
-def forms(parameters: list[list]) -> list[tuple[list[int], list[int]]]:
-    """(positional indices, keyword indices) of each call written for TF 1.15's parameters."""
-    positional = [i for i, p in enumerate(parameters) if p[1] in _POSITIONAL]
-    required = [i for i in positional if len(parameters[i]) < 3]
-    required_keywords = [i for i, p in enumerate(parameters)
-                         if p[1] == KEYWORD_ONLY and len(p) < 3]
-    names = [p[0] for p in parameters]
-    upto = positional[:names.index("name") + 1] if "name" in names and \
-        names.index("name") in positional else positional
-    # `_sentinel` (the cross-entropies) makes TF 1.15 refuse positional arguments from there
-    sentinel = next((i for i in upto if names[i].startswith("_")), None)
-    if sentinel is not None:
-        upto = [i for i in upto if i < sentinel]
-    found = []
-    if len(upto) > len(required):
-        found.append((upto, required_keywords))
-    for i, p in enumerate(parameters):
-        if len(p) >= 3 and p[1] in (*_POSITIONAL, KEYWORD_ONLY) and not p[0].startswith("_"):
-            found.append((required, sorted({*required_keywords, i})))
-    return found or [(required, required_keywords)]
-
-
-def call_text(name: str, parameters: list[list], form: tuple[list[int], list[int]]) -> str:
-    positional, keywords = form
-    args = [f"p_{i}" for i in positional] + [f"{parameters[i][0]}=p_{i}" for i in keywords]
-    return f"{name}({', '.join(args)})"
-
-
-def statements(index: int, name: str, parameters: list[list]) -> list[str]:
-    """`call_<index>_<form> = tf.X(...)` lines, one per form; `name` must be a `tf.` chain."""
+def statements(index: int, name: str, parameters: list[list],
+               refused: Iterable[int] = ()) -> list[str]:
+    """`call_<index>_<form> = tf.X(...)` lines, one per form TF 1.15 takes (`refused`: the
+    numbers of those it refuses, from the data); `name` must be a `tf.` chain."""
+    skipped = set(refused)
     return [f"{VARIABLE.format(index=index, form=number)} = {call_text(name, parameters, form)}"
-            for number, form in enumerate(forms(parameters))]
+            for number, form in enumerate(forms(parameters)) if number not in skipped]
 
 
 def bound_call(statement: ast.stmt) -> Optional[tuple[int, int, ast.Call]]:

@@ -20,6 +20,9 @@ What it walks, with `reading.describe` for each name:
 - each name of NAMES.txt (one a line, in `spelling`'s forms), resolved as a script
   would spell it.
 A name that raises under TensorFlow 1.15 gets kind "absent" and the error.
+
+Then the call forms the probe writes for `migrate` (`call_forms`) that TF 1.15 itself
+refuses: see `refused_forms`.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -27,11 +30,13 @@ from __future__ import absolute_import, division, print_function
 import collections
 import json
 import os
+import re
 import sys
 import time
 import types
 import warnings
 
+import call_forms
 import reading
 import spelling
 
@@ -153,6 +158,95 @@ def resolve_names(tf, names, out):
         out[name] = reading.describe(value)
 
 
+class ProbeArgument(object):
+    """An argument of a call form. Where TF 1.15 uses one it names it in the error it raises
+    (a tensor it cannot convert, a dtype it cannot read), so an error that does not name one
+    was raised before any argument was used: the form left out what the function needs."""
+
+    def __init__(self, parameter):
+        self.parameter = parameter
+
+    def __repr__(self):
+        return "ProbeArgument(%s)" % self.parameter
+
+    __str__ = __repr__
+
+
+def _argument(parameter):
+    # a name is a string wherever TF 1.15 reads one (a scope's name is matched as text)
+    return "probe_name" if parameter == "name" else ProbeArgument(parameter)
+
+
+class _Late(Exception):
+    pass
+
+
+# What TF 1.15 says when a call left out what it needs (a None it cannot use, a missing
+# argument, two spellings of one argument); an argument it took but cannot use (a
+# ProbeArgument where it wants a dict) is not the form's fault and is not a refusal.
+LEFT_OUT = re.compile(r"None values|not None|NoneType|missing|must be provided|must be specified|"
+                      r"[Mm]ust (?:provide|specify)|[Pp]lease (?:provide|specify)|"
+                      r"[Cc]annot specify both|[Pp]rovide only one")
+
+
+# Calling these runs the program or its tests, or starts servers and sessions: not called.
+NOT_CALLED = ("tf.app.", "tf.test.", "tf.train.MonitoredTrainingSession",
+              "tf.contrib.learn.", "tf.estimator.", "tf.contrib.tpu.", "tf.contrib.distribute.")
+
+
+def _refusal(tf, function, parameters, form):
+    """Why TF 1.15 refuses `function` called in `form` with ProbeArgument values, or None."""
+    import signal
+
+    args = [_argument(parameters[i][0]) for i in form[0]]
+    kwargs = dict((parameters[i][0], _argument(parameters[i][0])) for i in form[1])
+
+    def late(signum, frame):
+        raise _Late()
+
+    previous = signal.signal(signal.SIGALRM, late)
+    signal.alarm(5)
+    try:
+        with tf.Graph().as_default(), tf.compat.v1.Session().as_default():
+            function(*args, **kwargs)
+    except (ValueError, TypeError) as error:
+        text = "%s: %s" % (type(error).__name__, error)
+        return text[:200] if "ProbeArgument" not in text and LEFT_OUT.search(text) else None
+    except BaseException:  # noqa: BLE001 - it reached further than its arguments: taken
+        return None
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    return None
+
+
+def refused_forms(tf, out):
+    """Adds "refused_forms" ({form number: TF 1.15's error}) to each `tf.` function whose
+    every parameter has a default (where a form may pass none of what it works on: `count_
+    nonzero(axis=...)`) and TF 1.15 refuses some forms but takes others. A function that
+    refuses every form here (it needs a session or a file) says nothing of the forms."""
+    for name in sorted(out):
+        entry = out[name]
+        if not name.startswith("tf.") or entry["kind"] != "function" or \
+                name.startswith(NOT_CALLED) or not call_forms.may_be_refused(
+                    entry.get("parameters")):
+            continue
+        found = call_forms.forms(entry["parameters"])
+        if len(found) < 2:
+            continue
+        try:
+            function = spelling.resolve(name, tf)
+        except Exception:  # noqa: BLE001 - recorded as absent already
+            continue
+        refused = {}
+        for number, form in enumerate(found):
+            why = _refusal(tf, function, entry["parameters"], form)
+            if why is not None:
+                refused[str(number)] = why
+        if refused and len(refused) < len(found):
+            entry["refused_forms"] = refused
+
+
 def main(argv):
     if len(argv) not in (2, 3):
         print("usage: python dump.py OUT.json [NAMES.txt]", file=sys.stderr)
@@ -172,6 +266,8 @@ def main(argv):
     names = read_names(argv[2]) if len(argv) == 3 else []
     resolve_names(tf, names, out)
     timings["names"] = time.time() - start - timings["v1"] - timings["contrib"]
+    refused_forms(tf, out)
+    timings["forms"] = time.time() - start - sum(timings.values())
     result = {"tensorflow": tf.__version__, "python": sys.version.split()[0],
               "compat_v1_differs": compat_v1_differs(tf), "not_walked": NOT_WALKED,
               "seconds": {key: round(value, 1) for key, value in timings.items()},

@@ -22,7 +22,8 @@ REPO_ROOT = os.path.dirname(os.path.dirname(HERE))
 REQUIREMENTS = os.path.join(REPO_ROOT, "tests", "tf1_reference", "requirements.txt")
 REGENERATE = "python -m tf1compat.surface.regenerate"
 # What the dump's output depends on, in the digest's order.
-DUMP_CODE = tuple(os.path.join(HERE, name) for name in ("dump.py", "reading.py", "spelling.py"))
+DUMP_CODE = tuple(os.path.join(HERE, name) for name in ("dump.py", "reading.py", "spelling.py",
+                                                        "call_forms.py"))
 
 
 def inputs() -> tuple[str, ...]:

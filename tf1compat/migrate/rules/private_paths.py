@@ -13,6 +13,13 @@ when it does not. The imports left unused go at the very end
 (`private_imports`), so the other rules' lines still point at the script as
 written.
 
+A name imported itself whose uses are not all rewritten (none are written, as a module
+that re-exports it; or the name is rebound somewhere) and which TF 2.21's module lacks
+or has as another object (`from ...control_flow_ops import cond`: TF 2.21 has none;
+`from ...ops import convert_to_tensor`: TF 2.21's is the v2 function) is bound to its
+public TF1 name in the import's place (`cond = tf.compat.v1.cond`), on the same line:
+left as an import it would fail there, or bind what TF 1.15 did not.
+
 Runs after tf_upgrade_v2 (which leaves these imports alone), before the
 legacy-layers rule, which takes `tf.compat.v1.nn.rnn_cell.*` on to tf_keras.
 """
@@ -77,6 +84,7 @@ class PrivatePathsRule(Rule):
     def visit_Module(self, node: cst.Module) -> None:
         super().visit_Module(node)
         self.replacements: dict[cst.CSTNode, str] = {}
+        self.rebound: dict[cst.CSTNode, dict[str, str]] = {}  # import -> {bound: public code}
         self.reported: set[str] = set()
         self.tf = self.names.alias
         for imp in imports(node):
@@ -109,6 +117,20 @@ class PrivatePathsRule(Rule):
         if accesses and rewritten == len(accesses):  # the import goes, after the other rules
             emptied = self.context.scratch.setdefault(EMPTIED, [])
             emptied.append((from_module(imp), bound))
+        elif len(target) == 2 and self._import_misreads(*target):
+            code = self._public_code(*target, imp)
+            if code is not None:
+                self.rebound.setdefault(imp, {})[bound] = code
+
+    @staticmethod
+    def _import_misreads(module: str, name: str) -> bool:
+        """Whether `from <module> import <name>` fails on TF 2.21 or binds another object."""
+        from tf1compat.runner.private_paths.homes import find
+
+        try:
+            return find(module, name, _public_walk).status == "mapped"
+        except (AttributeError, ImportError):  # TF 2.21's module fails to give it (a lazy
+            return False  # import of what is not installed): left as written, as before
 
     def _module_use(self, module: str, name_node: cst.Name):
         """(the node to replace, its code) for `<module binding>.a.b...`, or (None, None)."""
@@ -161,6 +183,27 @@ class PrivatePathsRule(Rule):
                         updated_node: cst.Attribute) -> cst.BaseExpression:
         code = self.replacements.get(original_node)
         return updated_node if code is None else cst.parse_expression(code)
+
+    def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine,
+                                  updated_node: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        """Each rebound name: its alias leaves the import, `name = <public>` follows on the line."""
+        if not any(small in self.rebound for small in original_node.body):
+            return updated_node
+        body: list[cst.BaseSmallStatement] = []
+        for original, small in zip(original_node.body, updated_node.body):
+            rebound = self.rebound.get(original, {})
+            kept = [alias for alias in small.names if bound_name(alias) not in rebound] \
+                if rebound else None
+            if kept:
+                kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                body.append(small.with_changes(names=kept))
+            elif not rebound:
+                body.append(small)
+            for bound, code in rebound.items():
+                body.append(cst.Assign(targets=[cst.AssignTarget(cst.Name(bound))],
+                                       value=cst.parse_expression(code)))
+        body = [small.with_changes(semicolon=cst.MaybeSentinel.DEFAULT) for small in body]
+        return updated_node.with_changes(body=body)
 
     def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
         code = self.replacements.get(original_node)

@@ -10,7 +10,8 @@ deterministic=True)` tf_upgrade_v2 itself fails, so the whole file would stay un
 `tf.` function whose TF 1.15 parameters differ from TF 2's is upgraded on its own; when
 what comes out does not bind to the function it then calls, the call is written as
 `tf.compat.v1.X(...)`, TF 2.21's function with TF1's parameters, which tf_upgrade_v2
-leaves as it is, and reported. So is a call from which tf_upgrade_v2 drops an argument the
+leaves as it is, and reported (`tf.image.draw_bounding_boxes(images, boxes)`: TF 2's
+requires `colors`). So is a call from which tf_upgrade_v2 drops an argument the
 TF1 call passed (on purpose: `tf.cond`'s `strict`, `tf.gradients`'
 `colocate_gradients_with_ops`, `resize_images`' `align_corners`, `conv2d`'s
 `use_cudnn_on_gpu`): the call written would run, but without what that argument said.
@@ -54,7 +55,12 @@ def _differs_from_tf2(path: str) -> bool:
         tf2 = inspect.signature(_resolve(target)).parameters
     except (AttributeError, ImportError, TypeError, ValueError):
         return False
-    return any(p[0] not in tf2 for p in entry["parameters"] if not p[0].startswith("_"))
+    if any(p[0] not in tf2 for p in entry["parameters"] if not p[0].startswith("_")):
+        return True
+    # or TF 2 requires what TF 1.15 did not (`tf.image.draw_bounding_boxes`' `colors`)
+    tf1_required = {p[0] for p in entry["parameters"] if len(p) < 3}
+    return any(p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+               and name not in tf1_required for name, p in tf2.items())
 
 
 def _argument_names(call: cst.Call) -> list[str]:

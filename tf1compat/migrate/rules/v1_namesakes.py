@@ -16,6 +16,16 @@ The migrated script stays a graph program, so these go to `tf.compat.v1`:
   `name:0` tensor is a handle (fetching "w:0" after `import_meta_graph` gives
   bytes, not the value) -> `tf.compat.v1.Variable(...)`, TF1's variable in a
   graph program.
+- `tf.data.Dataset` and the reader datasets (`TFRecordDataset`, `TextLineDataset`,
+  `FixedLengthRecordDataset`): TF 1.15's are the v1 classes (DatasetV1), TF2's
+  namesakes lack their v1 members (`make_one_shot_iterator()`, `output_types`,
+  `output_shapes`, `output_classes`, `from_sparse_tensor_slices`). tf_upgrade_v2
+  rewrites the iterator methods where it sees them called, but not the attributes, nor
+  a dataset's members read anywhere it cannot tell a dataset is there. Always ->
+  `tf.compat.v1.data.*`, not only where a v1 member shows: which values are datasets
+  cannot be told from the text (they pass through functions and attributes), and a v1
+  dataset is a TF2 dataset too (DatasetV1 subclasses it), so whatever TF2 code does
+  with the dataset still works.
 - `tf.device(f)` with a device function (`replica_device_setter(...)`, a
   function of the op): TF2's `tf.device` takes strings only ("tf.device does
   not support functions") -> `tf.compat.v1.device(f)`. String arguments stay.
@@ -45,6 +55,8 @@ _V1_MODULES = {
     "spectral": "TF2 has no tf.spectral",
     "distributions": "TF2 has no tf.distributions",
 }
+# TF 1.15's tf.data classes that are DatasetV1 (TF2's namesakes lack the v1 members).
+_V1_DATASETS = ("Dataset", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset")
 _STRING_NODES = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 
 
@@ -62,8 +74,8 @@ def _is_string(node: cst.BaseExpression) -> bool:
 class V1NamesakesRule(Rule):
     NAME = "v1-namesakes"
     DESCRIPTION = ("tf.summary.<v1 op>, tf.flags / tf.logging / other TF1-only modules, "
-                   "tf.Variable(), tf.device(function) -> tf.compat.v1")
-    TRIGGERS = ("summary.", "Variable", "device", *_V1_MODULES)
+                   "tf.data's datasets, tf.Variable(), tf.device(function) -> tf.compat.v1")
+    TRIGGERS = ("summary.", "Variable", "device", "data.", *_V1_MODULES)
 
     def visit_Module(self, node: cst.Module) -> None:
         super().visit_Module(node)
@@ -87,6 +99,12 @@ class V1NamesakesRule(Rule):
                       "package, a step and a default writer); the v1 ops feed a FileWriter "
                       "without it")
             return cst.parse_expression(f"{alias}.compat.v1.summary.{last}")
+        if head == f"{alias}.data" and last in _V1_DATASETS:
+            self._say("data", original_node,
+                      f"{alias}.data.{last} -> {alias}.compat.v1.data.{last}: TF 1.15's "
+                      "datasets are the v1 classes, whose members TF2's lack "
+                      "(make_one_shot_iterator, output_types, output_shapes)")
+            return cst.parse_expression(f"{alias}.compat.v1.data.{last}")
         if head == alias and last in _V1_MODULES:
             self._say(last, original_node, f"{alias}.{last} -> {alias}.compat.v1.{last} "
                       f"({_V1_MODULES[last]})")
