@@ -3,12 +3,10 @@
 The contract is TF 1.15's (`seq2seq/python/ops/{helper,basic_decoder,decoder}.py`),
 written for graph mode on `tf.compat.v1` ops:
 
-- `dynamic_decode` opens the variable scope 'decoder' (or `scope`), so a cell
-  called in its loop creates `decoder/<cell name>/kernel` as TF 1.15 did and
-  checkpoints line up; it runs a `tf.compat.v1.while_loop` until every
-  sequence is finished or `maximum_iterations` steps, and returns
-  (outputs, final state, lengths), outputs batch-major unless
-  `output_time_major`. A sequence's length is the step at which it finished
+- `dynamic_decode` opens the variable scope 'decoder' (or `scope`), so a cell called in its
+  loop creates `decoder/<cell name>/kernel` as TF 1.15 did and checkpoints line up; it runs a
+  `tf.compat.v1.while_loop` until every sequence is finished or `maximum_iterations` steps,
+  and returns (outputs, final state, lengths), outputs batch-major unless `output_time_major`. A sequence's length is the step at which it finished
   (a finished sequence still emits unless `impute_finished`, which emits zeros
   and keeps its state); a sequence cut by `maximum_iterations` has that length.
 - `TrainingHelper` reads the given inputs step by step (all finished at their
@@ -325,10 +323,7 @@ def dynamic_decode(decoder, output_time_major=False, impute_finished=False,
                    maximum_iterations=None, parallel_iterations=32, swap_memory=False,
                    scope=None, **kwargs):
     """Runs `decoder` to the end: (final outputs, final state, final sequence lengths).
-
-    `kwargs` as TF 1.15 took them: it read them (`decoder_init_input`, `decoder_init_kwargs`)
-    only for a Keras-style BaseDecoder, which is not served here, and ignored them for a
-    Decoder."""
+    `kwargs`: TF 1.15 read them only for a Keras-style BaseDecoder (not served); ignored."""
     if not isinstance(decoder, Decoder):
         raise TypeError(f"Expected decoder to be type Decoder, but saw: {type(decoder)}")
     with _v1.variable_scope(scope, "decoder") as varscope:
