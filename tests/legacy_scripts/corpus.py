@@ -150,6 +150,11 @@ def _args(case: Case, folders: dict[str, str]) -> list[str]:
     return args
 
 
+def script_args(case: Case, scratch: Path, data: Optional[Path] = None) -> list[str]:
+    """The case's command line after its script, its folders made under `scratch`."""
+    return _args(case, _folders(case, scratch, data))
+
+
 def _run(command: list[str], case: Case, folder: Path, folders: dict[str, str],
          env: dict[str, str], timeout: float,
          recorded_reference: bool = False) -> subprocess.CompletedProcess:

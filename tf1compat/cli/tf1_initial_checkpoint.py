@@ -21,7 +21,6 @@ import sys
 
 def watch_initialization(mode, prefix):
     import tensorflow as tf
-    from tensorflow.python.client import session as session_lib
 
     initializers = set()
     done = []
@@ -36,7 +35,9 @@ def watch_initialization(mode, prefix):
     tf.global_variables_initializer = remember(tf.global_variables_initializer)
     tf.initialize_all_variables = remember(tf.initialize_all_variables)
     tf.initializers.global_variables = tf.global_variables_initializer
-    original_run = session_lib.BaseSession.run
+    # tf.Session and tf.InteractiveSession share BaseSession's run; both classes get the
+    # watch (a MonitoredSession runs a tf.Session, Operation.run its session's run)
+    original_run = tf.Session.run
 
     def fetched(fetches):
         if isinstance(fetches, (list, tuple)):
@@ -63,7 +64,8 @@ def watch_initialization(mode, prefix):
                     tf.train.Saver(variables).restore(self, prefix)
         return result
 
-    session_lib.BaseSession.run = run
+    tf.Session.run = run
+    tf.InteractiveSession.run = run
 
 
 def main(argv):

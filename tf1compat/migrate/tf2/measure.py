@@ -76,9 +76,9 @@ def _matches_from_checkpoint(corpus, case, reference: Path, scratch: Path, migra
     original = scratch / f"{Path(case.script).stem}-tf1"
     corpus.copy_case(case, original)
     prefix = scratch / f"{Path(case.script).stem}-initial" / "model.ckpt-0"
-    folders = corpus._folders(case, original / "tmp", data)
+    arguments = corpus.script_args(case, original / "tmp", data)
     done = subprocess.run([str(reference), str(BOOTSTRAP), "--save", str(prefix),
-                           str(original / case.script), *corpus._args(case, folders)],
+                           str(original / case.script), *arguments],
                           capture_output=True, text=True, cwd=str(original), timeout=600,
                           env=tf1_environment(corpus.environment()))
     if done.returncode != 0 or not Path(f"{prefix}.index").is_file():
