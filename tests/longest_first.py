@@ -24,6 +24,7 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 DURATIONS = Path(__file__).resolve().parent / "durations.json"
+ROOT = DURATIONS.parent.parent
 SHORT = 0.5  # seconds assumed for a test without a recorded time
 RECORDED_FROM = 1.0  # tests shorter than this are not recorded
 
@@ -80,22 +81,20 @@ def durations_from_junit(report: Path) -> dict[str, float]:
         time = float(case.get("time") or 0)
         if time < RECORDED_FROM:
             continue
-        module, _, cls = _split_classname(case.get("classname", ""))
         name = case.get("name", "").split("@")[0]
-        parts = [module] + ([cls] if cls else []) + [name]
-        seconds["::".join(parts)] = round(time, 1)
+        seconds["::".join(_id_parts(case.get("classname", "")) + [name])] = round(time, 1)
     return dict(sorted(seconds.items()))
 
 
-def _split_classname(classname: str) -> tuple[str, str, str]:
-    """'tests.cluster.test_launch.TestX' -> ('tests/cluster/test_launch.py', '', 'TestX')."""
-    root = Path(__file__).resolve().parent.parent
+def _id_parts(classname: str) -> list[str]:
+    """'tests.cluster.test_launch.TestX' -> ['tests/cluster/test_launch.py', 'TestX']: the
+    longest dotted prefix that is a file of the checkout, then its classes."""
     parts = classname.split(".")
     for cut in range(len(parts), 0, -1):
-        candidate = Path(*parts[:cut]).with_suffix(".py")
-        if (root / candidate).exists():
-            return candidate.as_posix(), "", ".".join(parts[cut:])
-    return classname.replace(".", "/") + ".py", "", ""
+        module = Path(*parts[:cut]).with_suffix(".py")
+        if (ROOT / module).exists():
+            return [module.as_posix(), *parts[cut:]]
+    return [classname.replace(".", "/") + ".py"]
 
 
 def main(argv: list[str]) -> int:
