@@ -23,8 +23,8 @@ import re
 from typing import Iterable, Mapping, Optional
 
 from tf1compat.shared.errors import Tf1CompatError
+from tf1compat.shared.initial_checkpoint import INIT_CHECKPOINT_VARIABLE
 
-INIT_CHECKPOINT_VARIABLE = "TF1_INIT_CHECKPOINT"
 
 # What TF1 optimizers add beside the variables they train: slots named after the variable
 # (`dense/kernel/Adam`, `.../Adam_1`, `.../Momentum`, `.../RMSProp`, `.../Adagrad`) and

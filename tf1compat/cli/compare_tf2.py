@@ -29,9 +29,9 @@ from typing import Any, Optional
 from tf1compat.cli import compare_script, printed_numbers
 from tf1compat.cli.compare_workdir import SideFolder
 from tf1compat.shared.errors import Tf1CompatError
+from tf1compat.shared.initial_checkpoint import INIT_CHECKPOINT_VARIABLE
 
 BOOTSTRAP = Path(__file__).resolve().parent / "tf1_initial_checkpoint.py"
-INIT_CHECKPOINT_VARIABLE = "TF1_INIT_CHECKPOINT"  # modern.tf1_checkpoint reads it
 _LEFTOVERS = ("compat.v1", "tf1compat")
 
 

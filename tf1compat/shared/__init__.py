@@ -16,7 +16,9 @@
   lazy attributes (`lazy_exports`) and a function run once a module has been
   imported (`import_watch`);
 - the private TensorFlow names both worlds rely on, declared (`tf_internal_table`)
-  and resolved and checked (`tf_internals`).
+  and resolved and checked (`tf_internals`);
+- the MNIST tutorial reader both worlds serve (`mnist_reader`) and the variable naming
+  the TF1 checkpoint a migrated program starts from (`initial_checkpoint`).
 
 What it is not: no TF1 session machinery (sessions, queues, queue runners:
 those are `tf1compat`'s), no tf.data, tf.function or tf.distribute (those are
