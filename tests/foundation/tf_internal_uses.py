@@ -44,6 +44,9 @@ OTHER_LIBRARIES = {
     "_kernel": "tf_keras's legacy RNN cells (tf1compat.contrib.rnn)",
     "_bias": "tf_keras's legacy RNN cells (tf1compat.contrib.rnn)",
     "_option_string_actions": "argparse.ArgumentParser (tf1compat.cli.script_argv)",
+    "_extra_visit_funcs": "LibCST MatcherDecoratableTransformer (tf1compat.migrate.rules.base)",
+    "_extra_leave_funcs": "LibCST MatcherDecoratableTransformer (tf1compat.migrate.rules.base)",
+    "_matchers": "LibCST MatcherDecoratableTransformer (tf1compat.migrate.rules.base)",
 }
 
 
