@@ -15,8 +15,9 @@ import libcst as cst
 from tf1compat.migrate.tf2 import api
 from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
 
-PLACEHOLDER, VARIABLE, LAYER, OPTIMIZER, TENSOR, TRAIN, EAGER, INIT = (
-    "placeholder", "variable", "layer", "optimizer", "tensor", "train", "eager", "init")
+PLACEHOLDER, VARIABLE, LAYER, OPTIMIZER, TENSOR, TRAIN, EAGER, INIT, BATCH = (
+    "placeholder", "variable", "layer", "optimizer", "tensor", "train", "eager", "init",
+    "batch element")
 LAZY = (PLACEHOLDER, VARIABLE, TENSOR, TRAIN)
 
 
@@ -33,6 +34,7 @@ class Node:
     loss: Optional["Node"] = None       # TRAIN: what it minimizes
     global_step: Optional["Node"] = None
     trainable: bool = True
+    batch: Optional[tuple[str, int, int]] = None  # BATCH: (iterator, position, elements)
 
     def closure(self) -> list["Node"]:
         """This node and every TENSOR/TRAIN node it reads, in definition order."""
@@ -89,6 +91,13 @@ class Graph:
     def _reads(self, expression: cst.BaseExpression) -> tuple[Node, ...]:
         return tuple(self.env[name] for name in names_read(expression) if name in self.env)
 
+    def add_batch(self, index: int, line: int, targets: list[str], iterator: str) -> None:
+        """`a, b = iterator.get_next()` of a tf.data iterator: the elements of one batch,
+        fetched together by a Session.run (the statement leaves)."""
+        for position, target in enumerate(targets):
+            self._bind(Node(target, BATCH, index, line,
+                            batch=(iterator, position, len(targets))))
+
     def add_assignment(self, index: int, line: int, target: str, value: cst.BaseExpression,
                        wrapper: Optional[cst.With]) -> bool:
         """Classifies `target = value`; True when the statement leaves its place (its
@@ -124,6 +133,9 @@ class Graph:
             value = self._get_variable(value, line)
             v1 = "Variable"
         reads = self._reads(value)
+        if any(read.kind == BATCH for read in reads):
+            raise Unconvertible(line, f"{target} is computed from a tf.data batch (only "
+                                      "Session.run of the whole batch is converted)")
         if any(read.kind == OPTIMIZER for read in reads):
             raise Unconvertible(line, f"the optimizer is used for more than minimize(): {target}")
         expression = self.translate.expression(value, line)

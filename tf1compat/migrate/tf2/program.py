@@ -130,6 +130,10 @@ def _graph_statement(graph: Graph, index: int, line: int, statement, translator,
             if node is not None and node.kind in (VARIABLE, EAGER) and node.index == index:
                 return statement.with_changes(body=[small.with_changes(value=node.expression)])
             return None
+    batch = _batch_taken(graph, statement)
+    if batch is not None:
+        graph.add_batch(index, line, *batch)
+        return True
     scope = _variable_scope(translator, statement)
     if scope is not None:
         return _in_scope(graph, index, statement, scope, line_of)
@@ -154,6 +158,25 @@ def _graph_statement(graph: Graph, index: int, line: int, statement, translator,
             s.with_changes(body=[s.body[0].with_changes(
                 value=translator.expression(s.body[0].value, line_of(s)))]) for s in inner]))
     return None
+
+
+def _batch_taken(graph: Graph, statement) -> Optional[tuple[list[str], str]]:
+    """(targets, iterator) of `a, b = iterator.get_next()`, `iterator` a plain Python name
+    (a tf.data iterator made with iter(dataset)), the targets plain names."""
+    small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and \
+        len(statement.body) == 1 else None
+    if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and
+            isinstance(small.targets[0].target, (cst.Tuple, cst.List)) and
+            isinstance(small.value, cst.Call) and not small.value.args):
+        return None
+    func = small.value.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "get_next" and
+            isinstance(func.value, cst.Name) and func.value.value not in graph.env):
+        return None
+    targets = [element.value for element in small.targets[0].target.elements]
+    if not all(isinstance(target, cst.Name) for target in targets):
+        return None
+    return [target.value for target in targets], func.value.value
 
 
 def _variable_scope(translator: Translator, statement) -> Optional[str]:
