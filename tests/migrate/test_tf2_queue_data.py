@@ -81,3 +81,31 @@ def test_a_tensor_computed_from_the_batch_is_refused_not_guessed():
     assert not converted
     [finding] = [f for f in findings if f.rule == "tf2"]
     assert finding.line == 7 and "computed from a tf.data batch" in finding.message
+
+
+def test_one_shot_iterators_become_python_iterators_read_once_per_run():
+    out = to_tf2(textwrap.dedent("""\
+        import tensorflow as tf
+        dataset = tf.data.Dataset.range(6).batch(2)
+        iterator = dataset.make_one_shot_iterator()
+        batch = iterator.get_next()
+        numbers = tf.data.make_one_shot_iterator(tf.data.Dataset.range(3))
+        a, = numbers.get_next()
+        with tf.Session() as sess:
+            print(sess.run(batch), sess.run(a))
+        """))[0]
+    assert "iterator = iter(dataset)\n" in out and \
+        "numbers = iter(tf.data.Dataset.range(3))\n" in out
+    assert "print(tf.nest.map_structure(lambda value: value.numpy(), iterator.get_next()), " \
+           "numbers.get_next()[0].numpy())" in out
+    assert "make_one_shot_iterator" not in out and "Session" not in out
+
+
+def test_an_initializable_iterator_is_left_with_the_reason():
+    source = ("import tensorflow as tf\nit = tf.data.Dataset.range(3)"
+              ".make_initializable_iterator()\nx = it.get_next()\n"
+              "with tf.Session() as sess:\n    sess.run(it.initializer)\n    print(sess.run(x))\n")
+    text, findings, converted = migrate_source_tf2(source, "train.py")
+    assert not converted
+    [finding] = [f for f in findings if f.rule == "tf2"]
+    assert finding.line == 2 and "initializable iterator" in finding.message

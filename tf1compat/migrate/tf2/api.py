@@ -37,7 +37,8 @@ def is_same_data_name(v1: str) -> bool:
 # TF 2 names the rules write (seen again when a rewritten statement is read).
 TF2_NAMES = frozenset({"function", "GradientTape", "Variable", "config.list_logical_devices",
                        "random.set_seed", "random.normal", "random.uniform",
-                       "random.truncated_normal", "math.squared_difference"})
+                       "random.truncated_normal", "math.squared_difference",
+                       "nest.map_structure"})
 
 # TF1 name -> its TF 2 name (same arguments, same values).
 RENAMED = {

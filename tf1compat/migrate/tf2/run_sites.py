@@ -162,6 +162,13 @@ class RunSites:
             return _each_numpy(call) if used else call
         if isinstance(fetches, cst.Name) and fetches.value in self.graph.env:
             node = self.graph.env[fetches.value]
+            if node.kind == BATCH and node.batch[1] is None:  # `batch = it.get_next()`
+                if feed:
+                    raise Unconvertible(line, "Session.run of a tf.data batch with feeds")
+                element = cst.Call(cst.Attribute(cst.Name(node.batch[0]), cst.Name("get_next")))
+                return cst.Call(self.t.tf("nest.map_structure"), [
+                    cst.Arg(cst.parse_expression("lambda value: value.numpy()")),
+                    cst.Arg(element)]) if used else element
             if node.kind == BATCH:  # a batch of one element: `x, = iterator.get_next()`
                 element = cst.Subscript(self.whole_batch([node], feed, line), [
                     cst.SubscriptElement(cst.Index(cst.Integer("0")))])
