@@ -4,12 +4,15 @@ layers_model.py (Glorot-initialized Dense layers trained by Adam) under TF 1.15 
 printed numbers and the checkpoint it wrote) comes from its record (tf1_reference/recorded)."""
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from isolated import run_cli
 from tf1_reference import recorded
+from tf1compat.cli.compare_script import format_outcome
 from tf1compat.cli.compare_tf2 import compare_migrated_tf2
 
 CORPUS = Path(__file__).resolve().parents[1] / "legacy_scripts"
@@ -53,3 +56,49 @@ def test_bad_input_names_the_option_and_the_value(tmp_path):
     both = run_cli("compare", "--tf1-python", "/bin/sh", "--migrated", "--migrated-tf2",
                    "--script", str(tmp_path / "script.py"))
     assert both.returncode == 2 and "--migrated and --migrated-tf2: give one" in both.stderr
+
+
+_OTHER_NAMES_CHECKPOINT = """\
+import sys
+import tensorflow as tf
+tf.compat.v1.disable_eager_execution()
+tf.compat.v1.Variable(tf.ones([3]), name="scope/v")
+with tf.compat.v1.Session() as sess:
+    sess.run(tf.compat.v1.global_variables_initializer())
+    tf.compat.v1.train.Saver().save(sess, sys.argv[1])
+"""
+
+
+@pytest.mark.no_rewritten_ops
+def test_a_checkpoint_of_other_names_is_reported_with_the_file_and_the_names(tmp_path,
+                                                                              monkeypatch):
+    """The TF2 side starts from --init-checkpoint; a checkpoint whose names are not the
+    program's fails that side with one line naming the file and both sets of names."""
+
+    prefix = tmp_path / "other" / "model.ckpt-0"
+    subprocess.run([sys.executable, "-c", _OTHER_NAMES_CHECKPOINT, str(prefix)], check=True,
+                   capture_output=True, timeout=300)
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "script.py").write_text(
+        "import tensorflow as tf\nw = tf.Variable(tf.zeros([2]), name='w')\n"
+        "total = tf.reduce_sum(w * 3.0)\nwith tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print('total:', sess.run(total))\n")
+    monkeypatch.chdir(folder)
+
+    def tf1_restored(command, cwd, env, timeout):  # TF 1.15 side: not the one under test
+        assert command[2:4] == ["--restore", str(prefix)]
+        return subprocess.CompletedProcess(command, 0, "total: 3.0\n", "")
+
+    outcome, comparisons = compare_migrated_tf2(folder / "script.py", [], Path("/bin/sh"),
+                                                str(prefix), 1e-4, 1e-6, 300,
+                                                runner=tf1_restored)
+    assert not outcome["ok"] and outcome["result"] == "failed" and not comparisons
+    error = outcome["sides"]["tf2"]["error"]
+    assert error.startswith(f"exit 1: CheckpointMismatchError: TF1 checkpoint {prefix} does "
+                            "not match the program's variables by TF1 name")
+    assert "missing from the checkpoint: w;" in error
+    assert "in the checkpoint, not in the program: scope/v" in error
+    report = format_outcome(outcome, comparisons)
+    assert f"  tf2: FAILED: {error}\n" in report and "Traceback" not in report

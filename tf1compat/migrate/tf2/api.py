@@ -19,6 +19,8 @@ float16 float32 float64 int32 int64 bool string device
 nn.relu nn.relu6 nn.tanh nn.sigmoid nn.softmax nn.log_softmax nn.sigmoid_cross_entropy_with_logits
 nn.softmax_cross_entropy_with_logits nn.sparse_softmax_cross_entropy_with_logits nn.bias_add
 nn.l2_loss math.log math.exp executing_eagerly
+train.Coordinator errors.OpError errors.OutOfRangeError errors.InvalidArgumentError
+errors.NotFoundError
 """.split())
 
 # tf.data names whose TF 2 namesake is the same API; TF1's iterator constructors are not
@@ -35,7 +37,8 @@ def is_same_data_name(v1: str) -> bool:
 # TF 2 names the rules write (seen again when a rewritten statement is read).
 TF2_NAMES = frozenset({"function", "GradientTape", "Variable", "config.list_logical_devices",
                        "random.set_seed", "random.normal", "random.uniform",
-                       "random.truncated_normal", "math.squared_difference"})
+                       "random.truncated_normal", "math.squared_difference",
+                       "nest.map_structure"})
 
 # TF1 name -> its TF 2 name (same arguments, same values).
 RENAMED = {

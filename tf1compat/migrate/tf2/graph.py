@@ -15,8 +15,9 @@ import libcst as cst
 from tf1compat.migrate.tf2 import api
 from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
 
-PLACEHOLDER, VARIABLE, LAYER, OPTIMIZER, TENSOR, TRAIN, EAGER, INIT = (
-    "placeholder", "variable", "layer", "optimizer", "tensor", "train", "eager", "init")
+PLACEHOLDER, VARIABLE, LAYER, OPTIMIZER, TENSOR, TRAIN, EAGER, INIT, BATCH = (
+    "placeholder", "variable", "layer", "optimizer", "tensor", "train", "eager", "init",
+    "batch element")
 LAZY = (PLACEHOLDER, VARIABLE, TENSOR, TRAIN)
 
 
@@ -33,6 +34,7 @@ class Node:
     loss: Optional["Node"] = None       # TRAIN: what it minimizes
     global_step: Optional["Node"] = None
     trainable: bool = True
+    batch: Optional[tuple[str, int, int]] = None  # BATCH: (iterator, position, elements)
 
     def closure(self) -> list["Node"]:
         """This node and every TENSOR/TRAIN node it reads, in definition order."""
@@ -89,6 +91,32 @@ class Graph:
     def _reads(self, expression: cst.BaseExpression) -> tuple[Node, ...]:
         return tuple(self.env[name] for name in names_read(expression) if name in self.env)
 
+    def add_batch(self, index: int, line: int, targets: list[str], iterator: str,
+                  unpacked: bool) -> None:
+        """`a, b = iterator.get_next()` of a tf.data iterator: the elements of one batch,
+        fetched together by a Session.run (the statement leaves); `batch =
+        iterator.get_next()`: the whole element (position None)."""
+        for position, target in enumerate(targets):
+            self._bind(Node(target, BATCH, index, line, batch=(
+                iterator, position if unpacked else None, len(targets))))
+
+    def _one_shot(self, index: int, line: int, target: str, dataset) -> bool:
+        """`it = ds.make_one_shot_iterator()` -> `it = iter(ds)`: TF2 iterates a dataset in
+        Python, and its iterator's get_next() raises OutOfRangeError at the end as TF1's
+        did. `ds.make_initializable_iterator()` is left: each run of its initializer
+        starts the data again, from the values then fed."""
+        if dataset is False:
+            raise Unconvertible(line, "an initializable iterator (each initializer run "
+                                      "restarts it, with the values then fed)")
+        reads = self._reads(dataset)
+        if any(read.kind != EAGER for read in reads):
+            raise Unconvertible(line, f"iterator {target} of a dataset made from fed or "
+                                      "graph tensors")
+        expression = cst.Call(cst.Name("iter"), [cst.Arg(self.translate.expression(
+            dataset, line))])
+        self._bind(Node(target, EAGER, index, line, expression, reads))
+        return False
+
     def add_assignment(self, index: int, line: int, target: str, value: cst.BaseExpression,
                        wrapper: Optional[cst.With]) -> bool:
         """Classifies `target = value`; True when the statement leaves its place (its
@@ -119,11 +147,17 @@ class Graph:
         minimized = self._minimize(index, line, target, value)
         if minimized:
             return True
+        iterator = _iterated(value, v1)
+        if iterator is not None:
+            return self._one_shot(index, line, target, iterator)
         named_by_tf1 = v1 == "get_variable"
         if named_by_tf1:
             value = self._get_variable(value, line)
             v1 = "Variable"
         reads = self._reads(value)
+        if any(read.kind == BATCH for read in reads):
+            raise Unconvertible(line, f"{target} is computed from a tf.data batch (only "
+                                      "Session.run of the whole batch is converted)")
         if any(read.kind == OPTIMIZER for read in reads):
             raise Unconvertible(line, f"the optimizer is used for more than minimize(): {target}")
         expression = self.translate.expression(value, line)
@@ -312,6 +346,20 @@ class Graph:
 
 
 _EQUAL = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+
+
+def _iterated(value, v1: Optional[str]):
+    """The dataset of `ds.make_one_shot_iterator()` or `tf.data.make_one_shot_iterator(ds)`;
+    False for an initializable iterator; None for other values."""
+    if v1 in ("data.make_one_shot_iterator", "data.make_initializable_iterator"):
+        if len(value.args) != 1 or value.args[0].keyword or value.args[0].star:
+            return None
+        return value.args[0].value if v1 == "data.make_one_shot_iterator" else False
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
+            not value.args and value.func.attr.value in ("make_one_shot_iterator",
+                                                         "make_initializable_iterator"):
+        return value.func.value if value.func.attr.value == "make_one_shot_iterator" else False
+    return None
 
 
 def _assign(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:

@@ -1,11 +1,10 @@
 """`migrate --to tf2` for one file: session options -> `modern.configure` (the tf1compat
-rule, target modern), flags -> absl, each graph+session block -> TF2 (program), every
+rule, target modern), a CSV queue chain -> modern's tf.data pipeline (queue_data), flags ->
+absl, each graph+session block -> TF2 (program), every
 other TF1 name -> its TF2 name. Anything unconvertible -> the file gets the `--to
 tf1compat` output and a NOT_CONVERTED finding naming the construct, line and reason."""
 
 from __future__ import annotations
-
-import difflib
 
 import libcst as cst
 from libcst.codemod import CodemodContext
@@ -18,7 +17,9 @@ from tf1compat.migrate.rules.session_options import SessionOptionsRule
 from tf1compat.migrate.tf2.eager import EagerToTf2, enables_eager
 from tf1compat.migrate.tf2.flags import FlagsToAbsl, parse_before_early_reads
 from tf1compat.migrate.tf2.program import convert_block, has_session
-from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
+from tf1compat.migrate.tf2.queue_data import queue_chain_to_data
+from tf1compat.migrate.tf2.translate import (Translator, Unconvertible, names_read,
+                                               original_line)
 
 RULE = "tf2"
 _LEFTOVERS = ("compat.v1", "tf1compat")
@@ -38,14 +39,15 @@ def to_tf2(code: str) -> tuple[str, list[Finding]]:
     configured = rule.transform_module(cst.parse_module(code)).code
     findings = [f for f in rule.findings]
     try:
+        configured = queue_chain_to_data(configured)
         text = _convert(configured)
     except Unconvertible as error:
-        raise Unconvertible(_original_line(code, configured, error.line), error.reason) from None
+        raise Unconvertible(original_line(code, configured, error.line), error.reason) from None
     compile(text, "<migrated>", "exec")
     for leftover in _LEFTOVERS:
         if leftover in text:
             line = next(n for n, t in enumerate(text.splitlines(), 1) if leftover in t)
-            raise Unconvertible(_original_line(code, text, line),
+            raise Unconvertible(original_line(code, text, line),
                                 f"{leftover} is still used")
     if text != code:
         findings.append(Finding(1, Kind.CHANGED, RULE, "TF1 graph and session code -> TF2 "
@@ -68,7 +70,7 @@ def _convert(code: str) -> str:
         try:
             return _convert(prepared)
         except Unconvertible as error:
-            raise Unconvertible(_original_line(code, prepared, error.line),
+            raise Unconvertible(original_line(code, prepared, error.line),
                                 error.reason) from None
     _check_imports(module, positions)
     taken = set(names_read(module))
@@ -170,13 +172,3 @@ def _check_imports(module: cst.Module, positions) -> None:
                 raise Unconvertible(positions[node].start.line,
                                     f"from {name} import ...: no TF2 module of that name")
     module.visit(Imports())
-
-
-def _original_line(original: str, changed: str, line: int) -> int:
-    """The line of `original` that line `line` of `changed` comes from."""
-    matcher = difflib.SequenceMatcher(None, original.splitlines(), changed.splitlines(),
-                                      autojunk=False)
-    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
-        if b0 < line <= b1 or (b0 == b1 and line == b0 + 1):
-            return a0 + (line - b0) if tag == "equal" else a0 + 1
-    return line

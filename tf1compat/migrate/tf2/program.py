@@ -24,7 +24,7 @@ from typing import Optional
 import libcst as cst
 
 from tf1compat.migrate.tf2.emit import FunctionBuilder
-from tf1compat.migrate.tf2.graph import EAGER, INIT, LAYER, Graph, TENSOR, TRAIN, VARIABLE
+from tf1compat.migrate.tf2.graph import EAGER, INIT, LAYER, TENSOR, TRAIN, VARIABLE, Graph, Node
 from tf1compat.migrate.tf2.run_sites import RunSites
 from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
 
@@ -116,6 +116,10 @@ def convert_block(body, translator: Translator, positions, taken: set[str], nest
 def _graph_statement(graph: Graph, index: int, line: int, statement, translator, line_of):
     """True: a graph statement that left (see graph.replacements); a statement: kept in
     TF2 form; None: not a graph statement."""
+    batch = _batch_taken(graph, statement)
+    if batch is not None:
+        graph.add_batch(index, line, *batch)
+        return True
     if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
         small = statement.body[0]
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
@@ -154,6 +158,31 @@ def _graph_statement(graph: Graph, index: int, line: int, statement, translator,
             s.with_changes(body=[s.body[0].with_changes(
                 value=translator.expression(s.body[0].value, line_of(s)))]) for s in inner]))
     return None
+
+
+def _batch_taken(graph: Graph, statement) -> Optional[tuple[list[str], str, bool]]:
+    """(targets, iterator, unpacked) of `a, b = iterator.get_next()` (or `batch =
+    iterator.get_next()`, not unpacked), `iterator` a plain Python name of a tf.data
+    iterator made with iter(dataset), the targets plain names."""
+    small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and \
+        len(statement.body) == 1 else None
+    if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and
+            isinstance(small.value, cst.Call) and not small.value.args):
+        return None
+    func = small.value.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "get_next" and
+            isinstance(func.value, cst.Name) and graph.env.get(
+                func.value.value, Node("", EAGER, 0, 0)).kind == EAGER):
+        return None
+    target = small.targets[0].target
+    if isinstance(target, cst.Name):
+        return [target.value], func.value.value, False
+    if not isinstance(target, (cst.Tuple, cst.List)):
+        return None
+    targets = [element.value for element in target.elements]
+    if not all(isinstance(target, cst.Name) for target in targets):
+        return None
+    return [target.value for target in targets], func.value.value, True
 
 
 def _variable_scope(translator: Translator, statement) -> Optional[str]:

@@ -13,8 +13,8 @@ from typing import Optional
 import libcst as cst
 
 from tf1compat.migrate.tf2.emit import FunctionBuilder
-from tf1compat.migrate.tf2.graph import (EAGER, INIT, LAYER, PLACEHOLDER, TENSOR, TRAIN,
-                                         VARIABLE, Graph, Node)
+from tf1compat.migrate.tf2.graph import (BATCH, EAGER, INIT, LAYER, PLACEHOLDER, TENSOR,
+                                         TRAIN, VARIABLE, Graph, Node)
 from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
 
 _INITIALIZERS = ("global_variables_initializer", "local_variables_initializer",
@@ -61,7 +61,7 @@ class RunSites:
     def _check_no_graph_left(self, statement, line: int) -> None:
         for name in self._read_outside_runs(statement):
             node = self.graph.env.get(name)
-            if node is not None and node.kind in (PLACEHOLDER, TENSOR, TRAIN, INIT):
+            if node is not None and node.kind in (PLACEHOLDER, TENSOR, TRAIN, INIT, BATCH):
                 raise Unconvertible(line, f"{node.kind} {name} (line {node.line}) is used "
                                           "outside Session.run")
             if name in self.sessions:
@@ -96,6 +96,9 @@ class RunSites:
                 len(fetches.elements) != len(targets):
             raise Unconvertible(line, "Session.run unpacked into another number of names")
         items = [self.node_of(element.value, line) for element in fetches.elements]
+        batch = self.whole_batch(items, feed, line)
+        if batch is not None:
+            return assign.with_changes(value=_each_numpy(batch))
         kept = []
         for item, target in zip(items, targets):
             if item.kind == TRAIN:
@@ -119,6 +122,19 @@ class RunSites:
                                       "variable this block builds")
         return self.graph.env[expression.value]
 
+    def whole_batch(self, items: list[Node], feed, line: int) -> Optional[cst.Call]:
+        """`iterator.get_next()` for a run of a tf.data batch's elements, all of them in
+        order (one batch per run, as TF1's dequeue); None when no element is fetched."""
+        batches = [item for item in items if item.kind == BATCH]
+        if not batches:
+            return None
+        iterator, _, count = batches[0].batch
+        if feed or len(items) != count or [item.batch for item in items] != [
+                (iterator, position, count) for position in range(count)]:
+            raise Unconvertible(line, "Session.run of a tf.data batch with other fetches, "
+                                      "feeds, or not all its elements in order")
+        return cst.Call(cst.Attribute(cst.Name(iterator), cst.Name("get_next")))
+
     def call(self, items: list[Node], feed: Optional[dict[str, cst.BaseExpression]], line: int):
         function = self.builder.function_for(items, line)
         feed = feed or {}
@@ -137,12 +153,26 @@ class RunSites:
             return None
         if not single:
             items = [self.node_of(e, line) for e in elements]
+            batch = self.whole_batch(items, feed, line)
+            if batch is not None:
+                return _each_numpy(batch) if used else batch
             if any(item.kind == TRAIN for item in items) and used:
                 raise Unconvertible(line, "the value of a train op is kept")
             call = self.call(items, feed, line)
             return _each_numpy(call) if used else call
         if isinstance(fetches, cst.Name) and fetches.value in self.graph.env:
             node = self.graph.env[fetches.value]
+            if node.kind == BATCH and node.batch[1] is None:  # `batch = it.get_next()`
+                if feed:
+                    raise Unconvertible(line, "Session.run of a tf.data batch with feeds")
+                element = cst.Call(cst.Attribute(cst.Name(node.batch[0]), cst.Name("get_next")))
+                return cst.Call(self.t.tf("nest.map_structure"), [
+                    cst.Arg(cst.parse_expression("lambda value: value.numpy()")),
+                    cst.Arg(element)]) if used else element
+            if node.kind == BATCH:  # a batch of one element: `x, = iterator.get_next()`
+                element = cst.Subscript(self.whole_batch([node], feed, line), [
+                    cst.SubscriptElement(cst.Index(cst.Integer("0")))])
+                return _numpy(element) if used else element
             if node.kind in (VARIABLE, EAGER):
                 return _numpy(fetches)
             if node.kind in (TENSOR, TRAIN):

@@ -3,6 +3,7 @@ and rewritten, or the expression is refused (Unconvertible, with the line and th
 
 from __future__ import annotations
 
+import difflib
 from typing import Optional
 
 import libcst as cst
@@ -177,3 +178,13 @@ _EQ = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
 
 def dotted(node: cst.CSTNode) -> Optional[str]:
     return get_full_name_for_node(node)
+
+
+def original_line(original: str, changed: str, line: int) -> int:
+    """The line of `original` that line `line` of `changed` comes from."""
+    matcher = difflib.SequenceMatcher(None, original.splitlines(), changed.splitlines(),
+                                      autojunk=False)
+    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
+        if b0 < line <= b1 or (b0 == b1 and line == b0 + 1):
+            return a0 + (line - b0) if tag == "equal" else a0 + 1
+    return line
