@@ -227,3 +227,43 @@ def test_tf_data_datasets_stay_tf1s_v1_classes():
     assert isinstance(namespace["ds"], tf.data.Dataset)  # a TF2 dataset too
     said = [f.message for f in findings if f.rule == "v1-namesakes"]
     assert len(said) == 1 and said[0].startswith("tf.data.Dataset -> tf.compat.v1.data.Dataset")
+
+
+def test_tf1_submodules_tf2_dropped_come_from_compat_v1():
+    """`tf.saved_model.loader` read as a module (tf_upgrade_v2 renames only what is read from
+    it) is tf.compat.v1's, the same module TF 1.15 had; what tf_upgrade_v2 renamed stays."""
+    code = ("import tensorflow as tf\n"
+            "loader, tags = tf.saved_model.loader, tf.saved_model.tag_constants\n"
+            "runners = tf.train.queue_runner\n"
+            "load = tf.saved_model.loader.load\n")
+    migrated, findings = migrate_source(code, "x.py", "tf1compat")
+    assert ("loader, tags = tf.compat.v1.saved_model.loader, "
+            "tf.compat.v1.saved_model.tag_constants\n") in migrated
+    assert "runners = tf.compat.v1.train.queue_runner\n" in migrated
+    assert "load = tf.compat.v1.saved_model.load" in migrated
+    assert "compat.v1.compat" not in migrated
+    import tensorflow as tf
+
+    namespace = {}
+    exec(compile(migrated.replace("tf.compat.v1.disable_v2_behavior()\n", ""), "x.py",
+                 "exec"), namespace)  # noqa: S102
+    assert namespace["loader"] is tf.compat.v1.saved_model.loader
+    assert namespace["tags"].SERVING == "serve"
+    assert callable(namespace["runners"].QueueRunner)
+    said = [f.message for f in findings if f.rule == "v1-namesakes"]
+    assert len(said) == 3, said
+
+
+def test_tf_contrib_itself_becomes_tf1compat_contrib():
+    """`contrib = tf.contrib`, then its names read from the value: run serves tf1compat.contrib
+    there, and so does the migrated script."""
+    code = "import tensorflow as tf\ncontrib = tf.contrib\nflatten = contrib.layers.flatten\n"
+    migrated, findings = migrate_source(code, "x.py", "tf1compat")
+    assert "import tf1compat.contrib\n" in migrated and "contrib = tf1compat.contrib\n" in migrated
+    namespace = {}
+    exec(compile(migrated.replace("tf.compat.v1.disable_v2_behavior()\n", ""), "x.py",
+                 "exec"), namespace)  # noqa: S102
+    import tf1compat.contrib.layers
+
+    assert namespace["flatten"] is tf1compat.contrib.layers.flatten
+    assert any(f.message.startswith("tf.contrib -> tf1compat.contrib") for f in findings)

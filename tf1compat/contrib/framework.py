@@ -11,7 +11,8 @@ Contracts of TF 1.x:
   under the `include` scopes (all when None) minus those under `exclude`.
 - `variable` / `model_variable`: `tf.compat.v1.get_variable` with the given
   collections (`model_variable` adds GLOBAL_VARIABLES and MODEL_VARIABLES),
-  under `device` when given; both honour `arg_scope`.
+  under `device` when given, with TF 1.15's parameters (`synchronization`,
+  `aggregation`; `model_variable`'s dtype float32); both honour `arg_scope`.
 - `assign_from_checkpoint_fn(model_path, var_list)`: a function of a session
   that restores `var_list` from the checkpoint.
 
@@ -22,6 +23,8 @@ from __future__ import annotations
 
 import functools
 from typing import Any, Callable, Optional
+
+import tensorflow as tf
 
 from tf1compat.contrib import registry
 from tf1compat.contrib.arg_scope import (add_arg_scope, arg_scope, arg_scoped_arguments,
@@ -110,7 +113,9 @@ def get_variables_to_restore(include=None, exclude=None):
 @add_arg_scope
 def variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=True,
              collections=None, caching_device=None, device=None, partitioner=None,
-             custom_getter=None, use_resource=None, **kwargs):
+             custom_getter=None, use_resource=None,
+             synchronization=tf.VariableSynchronization.AUTO,
+             aggregation=tf.VariableAggregation.NONE, **kwargs):
     """`tf.compat.v1.get_variable` in `collections` (default GLOBAL_VARIABLES), on `device`."""
     v1 = _v1()
     collections = list(dict.fromkeys(
@@ -122,13 +127,16 @@ def variable(name, shape=None, dtype=None, initializer=None, regularizer=None, t
         return getter(name, shape=shape, dtype=dtype, initializer=initializer,
                       regularizer=regularizer, trainable=trainable, collections=collections,
                       caching_device=caching_device, partitioner=partitioner,
-                      use_resource=use_resource, **kwargs)
+                      use_resource=use_resource, synchronization=synchronization,
+                      aggregation=aggregation, **kwargs)
 
 
 @add_arg_scope
-def model_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
+def model_variable(name, shape=None, dtype=tf.float32, initializer=None, regularizer=None,
                    trainable=True, collections=None, caching_device=None, device=None,
-                   partitioner=None, custom_getter=None, use_resource=None, **kwargs):
+                   partitioner=None, custom_getter=None, use_resource=None,
+                   synchronization=tf.VariableSynchronization.AUTO,
+                   aggregation=tf.VariableAggregation.NONE, **kwargs):
     """A `variable` that is also in MODEL_VARIABLES (dtype defaults to float32)."""
     v1 = _v1()
     collections = list(collections or []) + [v1.GraphKeys.GLOBAL_VARIABLES,
@@ -136,7 +144,8 @@ def model_variable(name, shape=None, dtype=None, initializer=None, regularizer=N
     return variable(name, shape=shape, dtype=dtype or v1.float32, initializer=initializer,
                     regularizer=regularizer, trainable=trainable, collections=collections,
                     caching_device=caching_device, device=device, partitioner=partitioner,
-                    custom_getter=custom_getter, use_resource=use_resource, **kwargs)
+                    custom_getter=custom_getter, use_resource=use_resource,
+                    synchronization=synchronization, aggregation=aggregation, **kwargs)
 
 
 def local_variable(initial_value, validate_shape=True, name=None, use_resource=None):

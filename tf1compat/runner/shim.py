@@ -189,8 +189,10 @@ class TF1Module(types.ModuleType):
         return f"<TF1 module tf.{self._tf1_path or ''} (tf.compat.v1 on TF 2.21, tf1compat run)>"
 
 
-# `tensorflow.compat...` too: its `v1` is the TF1 module itself (see TF1Module).
-_SERVED_TOPS = {path.split(".")[0] for path in served.SERVED_MODULES} | {"compat"}
+# `tensorflow.compat...` too: its `v1` is the TF1 module itself (see TF1Module); and
+# `tensorflow.keras...`: TF 1.15's was its TF1 API's keras (`tf.keras`, legacy Keras's TF1 API
+# here), where TF 2.21's module is the TF2 one (no `backend.set_session`, other optimizers).
+_SERVED_TOPS = {path.split(".")[0] for path in served.SERVED_MODULES} | {"compat", "keras"}
 
 # TF1 namespaces TensorFlow removed outright (tf.compat.v1 lacks them too) -> what to do instead.
 _REMOVED: dict[str, str] = {}  # tf.estimator, the last one, is served by tf1compat.estimator

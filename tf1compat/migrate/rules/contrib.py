@@ -6,7 +6,8 @@ calls that Keras 3 no longer serves), on the script as written:
 - `tf.contrib.framework.get_or_create_global_step` (mapped) ->
   `tf.compat.v1.train.get_or_create_global_step`, the home the table names;
 - `tf.contrib.layers.flatten` (replaced) -> `tf1compat.contrib.layers.flatten`,
-  and `tf.contrib.slim` (a namespace) -> `tf1compat.contrib.slim`;
+  `tf.contrib.slim` (a namespace) -> `tf1compat.contrib.slim`, and `tf.contrib` itself ->
+  `tf1compat.contrib`;
 - `import tensorflow.contrib.slim as slim`, `from tensorflow.contrib import rnn`,
   `from tensorflow.contrib.layers import flatten` -> the same imports of tf1compat.contrib.
 
@@ -94,6 +95,12 @@ class ContribRule(Rule):
         alias = self.names.alias
         if name is None:
             return True
+        if alias is not None and name == f"{alias}.contrib":  # the namespace itself, as run's
+            needs_import(self.context, "tf1compat.contrib")
+            self.replacements[node] = "tf1compat.contrib"
+            self._report("contrib", node, Kind.CHANGED, "tf.contrib -> tf1compat.contrib "
+                         "(the names tf1compat serves of it, as under `tf1compat run`)")
+            return False
         if alias is None or not name.startswith(f"{alias}.contrib."):
             self._shield_from_upgrade(name, node)
             return True

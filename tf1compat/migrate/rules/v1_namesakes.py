@@ -26,6 +26,8 @@ The migrated script stays a graph program, so these go to `tf.compat.v1`:
   cannot be told from the text (they pass through functions and attributes), and a v1
   dataset is a TF2 dataset too (DatasetV1 subclasses it), so whatever TF2 code does
   with the dataset still works.
+- TF1 submodules TF2 dropped (`tf.saved_model.loader`, `tf.saved_model.tag_constants`,
+  `tf.train.queue_runner`, ...), read as modules -> `tf.compat.v1.*`.
 - `tf.device(f)` with a device function (`replica_device_setter(...)`, a
   function of the op): TF2's `tf.device` takes strings only ("tf.device does
   not support functions") -> `tf.compat.v1.device(f)`. String arguments stay.
@@ -55,6 +57,12 @@ _V1_MODULES = {
     "spectral": "TF2 has no tf.spectral",
     "distributions": "TF2 has no tf.distributions",
 }
+# TF1 submodules TF2 dropped from their parents (tf.compat.v1 keeps them): tf_upgrade_v2
+# renames what is read from them (`tf.saved_model.loader.load`), not the module itself.
+_V1_SUBMODULES = ("saved_model.builder", "saved_model.constants", "saved_model.loader",
+                  "saved_model.main_op", "saved_model.signature_constants",
+                  "saved_model.signature_def_utils", "saved_model.tag_constants",
+                  "saved_model.utils", "train.queue_runner", "lite.constants")
 # TF 1.15's tf.data classes that are DatasetV1 (TF2's namesakes lack the v1 members).
 _V1_DATASETS = ("Dataset", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset")
 _STRING_NODES = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
@@ -75,7 +83,8 @@ class V1NamesakesRule(Rule):
     NAME = "v1-namesakes"
     DESCRIPTION = ("tf.summary.<v1 op>, tf.flags / tf.logging / other TF1-only modules, "
                    "tf.data's datasets, tf.Variable(), tf.device(function) -> tf.compat.v1")
-    TRIGGERS = ("summary.", "Variable", "device", "data.", *_V1_MODULES)
+    TRIGGERS = ("summary.", "Variable", "device", "data.", "saved_model.", "queue_runner",
+                "lite.", *_V1_MODULES)
 
     def visit_Module(self, node: cst.Module) -> None:
         super().visit_Module(node)
@@ -105,6 +114,11 @@ class V1NamesakesRule(Rule):
                       "datasets are the v1 classes, whose members TF2's lack "
                       "(make_one_shot_iterator, output_types, output_shapes)")
             return cst.parse_expression(f"{alias}.compat.v1.data.{last}")
+        path = f"{head}.{last}"[len(alias) + 1:] if head.startswith(alias + ".") else ""
+        if path in _V1_SUBMODULES:
+            self._say(path, original_node, f"{alias}.{path} -> {alias}.compat.v1.{path}: TF2 "
+                      "has no such module; tf.compat.v1 keeps TF 1.15's")
+            return cst.parse_expression(f"{alias}.compat.v1.{path}")
         if head == alias and last in _V1_MODULES:
             self._say(last, original_node, f"{alias}.{last} -> {alias}.compat.v1.{last} "
                       f"({_V1_MODULES[last]})")

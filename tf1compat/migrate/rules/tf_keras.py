@@ -1,0 +1,152 @@
+"""TF1's `tf.keras` -> tf_keras's TF1 API: `tf.keras.layers.Dense` -> `tf_keras.api._v1.keras.layers.Dense`.
+
+TF 1.15's `tf.keras` was Keras 2 (its `tf.compat.v1.keras` API: `backend.set_session`,
+optimizers with `lr=` and `decay=`, v1 initializers with `dtype`). TF 2.21's `tf.keras` is
+Keras 3, which has none of those and builds no TF1 graph; `tf1compat run` serves the TF1
+API of legacy Keras (tf_keras), as TensorFlow does when `TF_USE_LEGACY_KERAS` is set before
+it is imported. A migrated script runs under plain Python, where nothing sets it, so its
+`tf.keras` names are written as tf_keras's TF1 API, the same module TensorFlow itself
+routes `tf.compat.v1.keras` to:
+
+- `tf.keras.X`, `tf.compat.v1.keras.X` (any alias of tensorflow) ->
+  `tf_keras.api._v1.keras.X`; `tf.compat.v2.keras.X` (TF 1.15's TF2 API) -> `tf_keras.X`;
+- `from tensorflow.keras.layers import Dense`, `import tensorflow.keras.backend as K`
+  -> the same imports from `tf_keras.api._v1.keras...`; `from tensorflow import keras`
+  -> `from tf_keras.api._v1 import keras`.
+
+Runs before tf_upgrade_v2, on the script as written: its renames of `tf.keras` names are
+for Keras 3 (`tf.keras.optimizers.SGD` -> `tf.keras.optimizers.legacy.SGD`), which a
+script on tf_keras's TF1 API does not need. `tensorflow.python.keras` stays: TF 2.21 still
+has that module, and `run` serves it as is.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from tf1compat.migrate.findings import Kind
+from tf1compat.migrate.rules.base import Rule
+from tf1compat.migrate.rules.contrib import dotted, needs_import
+
+V1_KERAS = "tf_keras.api._v1.keras"
+V2_KERAS = "tf_keras"
+_WHY = ("TF 2.21's tf.keras is Keras 3; TF 1.15's was Keras 2, which tf_keras's TF1 API "
+        "serves")
+# Where each spelling of TF1's keras package lives in TF 1.15, as a path after `tensorflow`.
+_PACKAGES = {"keras": V1_KERAS, "compat.v1.keras": V1_KERAS, "compat.v2.keras": V2_KERAS}
+
+
+def keras_home(path: str) -> Optional[str]:
+    """'keras.layers.Dense' (a path under tensorflow) -> 'tf_keras.api._v1.keras.layers.Dense';
+    None for a path outside TF1's keras."""
+    for package, home in _PACKAGES.items():
+        if path == package or path.startswith(package + "."):
+            return home + path[len(package):]
+    return None
+
+
+def _module_home(module: Optional[str]) -> Optional[str]:
+    if module is None or not module.startswith("tensorflow."):
+        return None
+    return keras_home(module[len("tensorflow."):])
+
+
+class TfKerasRule(Rule):
+    NAME = "tf-keras"
+    DESCRIPTION = "tf.keras (TF1's Keras 2) -> tf_keras's TF1 API (tf_keras.api._v1.keras)"
+    TRIGGERS = ("keras",)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        super().visit_Module(node)
+        self.reported: set[str] = set()
+        self.split: dict[int, cst.ImportFrom] = {}  # `from tensorflow import keras, x`: keras's import
+
+    def _report(self, node, old: str, new: str) -> None:
+        if old not in self.reported:
+            self.reported.add(old)
+            self.add(node, Kind.CHANGED, f"{old} -> {new}: {_WHY}")
+
+    # -- tf.keras.X in expressions --------------------------------------------------------
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        return self._home_of_chain(node) is None  # a rewritten chain is handled as a whole
+
+    def _home_of_chain(self, node: cst.Attribute) -> Optional[str]:
+        name = dotted(node)
+        if name is None:
+            return None
+        for head in {self.names.alias, "tensorflow"} - {None}:
+            if name.startswith(head + "."):
+                return keras_home(name[len(head) + 1:])
+        return None
+
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute):
+        home = self._home_of_chain(original_node)
+        if home is None:
+            return updated_node
+        module = V1_KERAS if home.startswith(V1_KERAS) else V2_KERAS
+        needs_import(self.context, module)
+        name = dotted(original_node) or ""
+        package = name[:name.index(".keras") + len(".keras")]
+        self._report(original_node, f"{package}.*", f"{module}.*")
+        return cst.parse_expression(home)
+
+    # -- imports ------------------------------------------------------------------------
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False  # its module names are rewritten whole below, not as chains
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False
+
+    def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
+        names = []
+        for alias in updated_node.names:
+            module = dotted(alias.name)
+            home = _module_home(module)
+            if home is not None and alias.asname is not None:
+                self._report(original_node, f"import {module}", f"import {home}")
+                alias = alias.with_changes(name=cst.parse_expression(home))
+            elif home is not None:  # binds `tensorflow`: its keras chains are rewritten above
+                needs_import(self.context, home)
+            names.append(alias)
+        return updated_node.with_changes(names=names)
+
+    def leave_ImportFrom(self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom):
+        if updated_node.relative or updated_node.module is None:
+            return updated_node
+        module = dotted(updated_node.module)
+        home = _module_home(module)
+        if home is not None:
+            self._report(original_node, f"from {module} import ...", f"from {home} import ...")
+            return updated_node.with_changes(module=cst.parse_expression(home))
+        home = _module_home(f"{module}.keras")
+        if home is None or isinstance(updated_node.names, cst.ImportStar):
+            return updated_node
+        keras = [alias for alias in updated_node.names if alias.name.value == "keras"]
+        if not keras:
+            return updated_node
+        parent, _, _ = home.rpartition(".")
+        moved = updated_node.with_changes(module=cst.parse_expression(parent), names=[
+            keras[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)])
+        self._report(original_node, f"from {module} import keras", f"from {parent} import keras")
+        rest = [alias for alias in updated_node.names if alias.name.value != "keras"]
+        if not rest:
+            return moved
+        rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        self.split[id(original_node)] = moved
+        return updated_node.with_changes(names=rest)
+
+    def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine,
+                                  updated_node: cst.SimpleStatementLine):
+        """`from tensorflow import keras, x` -> `from tensorflow import x; from ... import
+        keras`: on the same line, so the lines stay where tf_upgrade_v2's findings say."""
+        body = []
+        for original, small in zip(original_node.body, updated_node.body):
+            body.append(small)
+            if id(original) in self.split:
+                body.append(self.split[id(original)])
+        return updated_node.with_changes(body=body) if len(body) > len(updated_node.body) \
+            else updated_node
