@@ -132,3 +132,19 @@ def test_rules_together_are_idempotent():
     assert "tf1compat.layers.dense" in once
     twice, _ = apply_rules(once, "tf1compat")
     assert twice == once
+
+
+def test_a_rule_with_libcst_matcher_decorators_is_refused_each_time_it_is_made():
+    import libcst.matchers as m
+    import pytest
+
+    from tf1compat.migrate.rules.base import Rule
+
+    class Decorated(Rule):
+        @m.visit(m.Name())
+        def seen(self, node: cst.Name) -> None:
+            pass
+
+    for _ in range(2):  # the check is made once a class: the second one is refused too
+        with pytest.raises(TypeError, match="Decorated uses LibCST matcher decorators"):
+            Decorated(CodemodContext())

@@ -18,6 +18,8 @@ from libcst.metadata import PositionProvider
 from tf1compat.migrate.findings import Finding, Kind
 
 TARGETS = ("tf1compat", "modern")
+# The Rule classes whose instances were found to use no LibCST matcher decorators.
+_WITHOUT_MATCHERS: set[type] = set()
 
 
 def tensorflow_alias(module: cst.Module) -> Optional[str]:
@@ -81,9 +83,11 @@ class Rule(VisitorBasedCodemodCommand):
 
     def __init__(self, context: CodemodContext, target: str = "tf1compat"):
         super().__init__(context)
-        if self._extra_visit_funcs or self._extra_leave_funcs or self._matchers:
-            raise TypeError(f"{type(self).__name__} uses LibCST matcher decorators, which "
-                            "Rule's visiting skips; use visit_*/leave_* methods")
+        if type(self) not in _WITHOUT_MATCHERS:  # once a class: gathering them scans dir()
+            if self._extra_visit_funcs or self._extra_leave_funcs or self._matchers:
+                raise TypeError(f"{type(self).__name__} uses LibCST matcher decorators, which "
+                                "Rule's visiting skips; use visit_*/leave_* methods")
+            _WITHOUT_MATCHERS.add(type(self))
         if target not in TARGETS:
             raise ValueError(f"target must be one of {TARGETS}; received target={target!r}")
         self.target = target
