@@ -115,7 +115,7 @@ def variable(name, shape=None, dtype=None, initializer=None, regularizer=None, t
              collections=None, caching_device=None, device=None, partitioner=None,
              custom_getter=None, use_resource=None,
              synchronization=tf.VariableSynchronization.AUTO,
-             aggregation=tf.VariableAggregation.NONE, **kwargs):
+             aggregation=tf.compat.v1.VariableAggregation.NONE, **kwargs):
     """`tf.compat.v1.get_variable` in `collections` (default GLOBAL_VARIABLES), on `device`."""
     v1 = _v1()
     collections = list(dict.fromkeys(
@@ -136,7 +136,7 @@ def model_variable(name, shape=None, dtype=tf.float32, initializer=None, regular
                    trainable=True, collections=None, caching_device=None, device=None,
                    partitioner=None, custom_getter=None, use_resource=None,
                    synchronization=tf.VariableSynchronization.AUTO,
-                   aggregation=tf.VariableAggregation.NONE, **kwargs):
+                   aggregation=tf.compat.v1.VariableAggregation.NONE, **kwargs):
     """A `variable` that is also in MODEL_VARIABLES (dtype defaults to float32)."""
     v1 = _v1()
     collections = list(collections or []) + [v1.GraphKeys.GLOBAL_VARIABLES,

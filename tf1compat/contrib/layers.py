@@ -20,6 +20,7 @@ Contracts of TF 1.x that scripts and checkpoints depend on:
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Optional
 
 import tensorflow as tf
@@ -111,14 +112,10 @@ def fully_connected(inputs, num_outputs, activation_fn=_RELU, normalizer_fn=None
         return collect_named_outputs(outputs_collections, sc.name, outputs)
 
 
-def linear(inputs, num_outputs, **kwargs):
-    """`fully_connected` with no activation."""
-    return fully_connected(inputs, num_outputs, activation_fn=None, **kwargs)
-
-
-def relu(inputs, num_outputs, **kwargs):
-    """`fully_connected` with a ReLU."""
-    return fully_connected(inputs, num_outputs, activation_fn=tf.nn.relu, **kwargs)
+# As TF 1.15 defines them: partials, so their parameters are fully_connected's, the ones after
+# activation_fn keyword-only, and a script may still pass its own activation_fn.
+linear = functools.partial(fully_connected, activation_fn=None)
+relu = functools.partial(fully_connected, activation_fn=tf.nn.relu)
 
 
 def _pair(value, what: str) -> list[int]:

@@ -126,7 +126,8 @@ class TF1Module(types.ModuleType):
                                        self._tf1_root)
             return children[name]
         usage.served(path)
-        return value
+        # TF 1.15's parameters, where TF 2.21's signature of the name differs from them
+        return _tf115_signatures().adapted(path, value)
 
     def _tf1_import(self, name: str) -> Any:
         """What `from tensorflow.<path>.<name> import ...` imports: the module file, where the
@@ -326,6 +327,19 @@ def _tf115_calls() -> types.ModuleType:
     return _tf115_module
 
 
+_signatures_module: Optional[types.ModuleType] = None
+
+
+def _tf115_signatures() -> types.ModuleType:
+    """`tf115_signatures`, loaded as `_tf115_calls` is: by `install`, before user code starts."""
+    global _signatures_module
+    if _signatures_module is None:
+        from tf1compat.runner import tf115_signatures
+
+        _signatures_module = tf115_signatures
+    return _signatures_module
+
+
 def legacy_keras_available() -> bool:
     import importlib.util
 
@@ -341,6 +355,7 @@ def install(user_roots: Iterable[str], legacy_keras: bool,
     import tensorflow as tf
 
     _tf115_calls()
+    _tf115_signatures().tf115_parameters()  # read before user code starts (about 20 ms)
     hook = ImportHook(TF1Module(tf.compat.v1, "", legacy_keras), user_roots, library_roots)
     hook.install()
     return hook

@@ -29,6 +29,7 @@ TF115_DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "surface", "data", "tf115.json")
 _POSITIONAL_KINDS = ("positional", "either")  # the data's words for them
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+ANY_KEYWORD = "**"  # among the names a function takes: it has **kwargs
 
 
 @functools.lru_cache(maxsize=1)
@@ -46,7 +47,10 @@ def _tf2_parameters(path: str, root: Any) -> Optional[tuple[list[str], set[str]]
         parameters = list(inspect.signature(value).parameters.values())
     except (AttributeError, ImportError, TypeError, ValueError):
         return None
-    return [p.name for p in parameters if p.kind in _POSITIONAL], {p.name for p in parameters}
+    names = {p.name for p in parameters if p.kind != inspect.Parameter.VAR_KEYWORD}
+    if any(p.kind == inspect.Parameter.VAR_KEYWORD for p in parameters):
+        names.add(ANY_KEYWORD)  # takes TF 1.15's names through **kwargs (Keras's `implementation`)
+    return [p.name for p in parameters if p.kind in _POSITIONAL], names
 
 
 def _first_moved(tf115: list[str], tf2: list[str], tf2_names: set[str]) -> Optional[int]:
@@ -88,6 +92,13 @@ def moved_from(path: str) -> Optional[tuple[int, tuple[str, ...], frozenset[str]
     target = renamed_to(f"tf.{path}")
     if target and target.startswith("tf.") and not target.startswith("tf.compat.v1."):
         candidates.append((target[len("tf."):], tf))
+    home = _contrib_home(path)
+    if home is not None:
+        candidates.append((home, tf))
+    if path.startswith("keras."):  # the tf_keras rule moves tf.keras to legacy Keras's TF1 API
+        legacy = _legacy_keras_v1()
+        if legacy is not None:
+            candidates.append((path[len("keras."):], legacy))
     for where, root in candidates:
         found = _tf2_parameters(where, root)
         if found is None:
@@ -99,6 +110,51 @@ def moved_from(path: str) -> Optional[tuple[int, tuple[str, ...], frozenset[str]
     if first is None:
         return None
     return first, tuple(tf115), frozenset(accepted)
+
+
+def _contrib_home(path: str) -> Optional[str]:
+    """`train.load_variable` for `contrib.framework.load_variable`: the TF 2.21 function the
+    contrib rule, after this one, maps a contrib name to (None where it maps to none)."""
+    if not path.startswith("contrib."):
+        return None
+    from tf1compat.contrib import registry
+
+    entry = registry.lookup(path[len("contrib."):])
+    if entry is None or entry.served is not registry.Served.MAPPED or \
+            not entry.target.startswith("tf."):
+        return None
+    return entry.target[len("tf."):]
+
+
+@functools.lru_cache(maxsize=None)
+def renamed_keywords(path: str) -> dict[str, str]:
+    """TF 1.15's keyword -> TF 2.21's, for the parameters of `tf.<path>` renamed in place in
+    the function migrate calls instead (`contrib.framework.load_variable(checkpoint_dir=)` is
+    `tf.train.load_variable(ckpt_dir_or_file=)`)."""
+    entry = tf115_entry(path)
+    home = _contrib_home(path)
+    if entry is None or home is None:
+        return {}
+    import tensorflow as tf
+
+    found = _tf2_parameters(home, tf)
+    if found is None:
+        return {}
+    positional, names = found
+    tf115 = [p[0] for p in entry["parameters"] if p[1] in _POSITIONAL_KINDS]
+    return {name: positional[index] for index, name in enumerate(tf115)
+            if name not in names and index < len(positional) and positional[index] not in tf115}
+
+
+@functools.lru_cache(maxsize=1)
+def _legacy_keras_v1() -> Any:
+    """tf_keras's TF1 API (`tf_keras.api._v1.keras`), or None without tf_keras."""
+    import importlib
+
+    try:
+        return importlib.import_module("tf_keras.api._v1.keras")
+    except ImportError:
+        return None
 
 
 def _keyword(arg: cst.Arg, name: str) -> cst.Arg:
@@ -116,6 +172,7 @@ class Tf115PositionsRule(Rule):
         path = self.names.v1_name(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
         if not path or any(arg.star for arg in updated_node.args):
             return updated_node
+        updated_node = self._rename_keywords(original_node, path, updated_node)
         args = list(updated_node.args)
         positional = [index for index, arg in enumerate(args) if arg.keyword is None]
         if len(positional) < 2:  # the first argument is the same one everywhere it matters
@@ -127,8 +184,8 @@ class Tf115PositionsRule(Rule):
         late = positional[first:]
         if not late:
             return updated_node
-        if len(positional) > len(names) or \
-                not set(names[first:len(positional)]) <= accepted:
+        if len(positional) > len(names) or (ANY_KEYWORD not in accepted and
+                                            not set(names[first:len(positional)]) <= accepted):
             self.add(original_node, Kind.NOT_CONVERTED,
                      f"tf.{path}(...): TF 2 reads its positional arguments from position "
                      f"{first + 1} as other parameters, and does not take all of TF 1.15's "
@@ -141,3 +198,19 @@ class Tf115PositionsRule(Rule):
                  f"tf.{path}(...): positional {written} -> keywords (TF 2 reads those "
                  "positions as other parameters)")
         return updated_node.with_changes(args=args)
+
+    def _rename_keywords(self, original_node: cst.Call, path: str, node: cst.Call) -> cst.Call:
+        renamed = renamed_keywords(path)
+        if not renamed or not any(arg.keyword is not None and arg.keyword.value in renamed
+                                  for arg in node.args):
+            return node
+        args, written = [], []
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value in renamed:
+                written.append(f"{arg.keyword.value}= -> {renamed[arg.keyword.value]}=")
+                arg = arg.with_changes(keyword=cst.Name(renamed[arg.keyword.value]))
+            args.append(arg)
+        self.add(original_node, Kind.CHANGED,
+                 f"tf.{path}(...): {', '.join(written)} (the name of that parameter in "
+                 f"tf.{_contrib_home(path)}, which migrate calls instead)")
+        return node.with_changes(args=args)
