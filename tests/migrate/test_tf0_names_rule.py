@@ -138,7 +138,8 @@ def test_calls_tf2_would_refuse_after_the_upgrade_stay_on_compat_v1():
         "g = tf.image.draw_bounding_boxes(images, boxes)\n"
         "h = tf.image.draw_bounding_boxes(images, boxes, colors=red)\n",
         "script.py", "tf1compat")
-    assert "b = tf.compat.v1.constant(1, tf.float32, [1], 'c', False)" in migrated
+    # the fifth positional, which TF 2's constant has no place for, is written by its name
+    assert "b = tf.compat.v1.constant(1, tf.float32, [1], 'c', verify_shape=False)" in migrated
     assert "v = tf.compat.v1.constant(1, verify_shape=True)" in migrated
     assert "e = tf.compat.v1.nn.embedding_lookup(p, i, partition_strategy='div')" in migrated
     assert "ok = tf.constant([1, 2], name='ok')" in migrated

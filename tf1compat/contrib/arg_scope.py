@@ -33,8 +33,10 @@ _DECORATED: dict[str, tuple[str, ...]] = {}  # key -> the function's argument na
 def _key(func: Callable) -> str:
     # `_key_op`: the key tf_slim's arg_scope gives its functions (slim.nets' blocks), so one
     # stack serves both (tf1compat.contrib.tf_slim_arg_scope)
+    # (a partial, as contrib.layers.linear is, has neither name: TF 1.15 keyed it by str())
+    qualname = getattr(func, "__qualname__", None)
     return getattr(func, "_arg_scope_key", None) or getattr(func, "_key_op", None) or \
-        f"{func.__module__}.{func.__qualname__}"
+        (f"{getattr(func, '__module__', '')}.{qualname}" if qualname else repr(func))
 
 
 def current_arg_scope() -> dict[str, dict[str, Any]]:

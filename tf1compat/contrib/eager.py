@@ -38,6 +38,7 @@ from tensorflow.python.checkpoint import checkpoint as _checkpoint  # noqa: E402
 from tensorflow.python.trackable import autotrackable  # noqa: E402
 
 from tf1compat.contrib import registry  # noqa: E402
+from tf1compat.runner import tf115_calls  # noqa: E402
 
 __all__ = [
     "enable_eager_execution", "executing_eagerly", "in_eager_mode", "Variable", "Iterator",
@@ -61,7 +62,7 @@ implicit_value_and_gradients = backprop.implicit_val_and_grad
 gradients_function = backprop.gradients_function
 value_and_gradients_function = backprop.val_and_grad_function
 GradientTape = backprop.GradientTape
-function = def_function.function
+function = tf115_calls.function  # TF 1.15's def_function.function: its parameters' order
 num_gpus = context.num_gpus
 py_func = script_ops.eager_py_func
 Checkpoint = _checkpoint.CheckpointV1

@@ -58,6 +58,8 @@ def _first_moved(tf115: list[str], tf2: list[str], tf2_names: set[str]) -> Optio
     `device_name_or_function` -> `device_name`, is the same argument)."""
     for index, name in enumerate(tf115):
         here = tf2[index] if index < len(tf2) else None
+        if here is None:  # TF 2 takes fewer by position (LSTMCell's `implementation`)
+            return index
         if here != name and (name in tf2_names or here in tf115):
             return index
     return None
@@ -95,6 +97,10 @@ def moved_from(path: str) -> Optional[tuple[int, tuple[str, ...], frozenset[str]
     home = _contrib_home(path)
     if home is not None:
         candidates.append((home, tf))
+    if path.startswith("estimator."):  # the estimator rule moves tf.estimator to tf1compat's
+        import tf1compat.estimator
+
+        candidates.append((path[len("estimator."):], tf1compat.estimator))
     if path.startswith("keras."):  # the tf_keras rule moves tf.keras to legacy Keras's TF1 API
         legacy = _legacy_keras_v1()
         if legacy is not None:
