@@ -18,7 +18,7 @@ import types
 from typing import Any, Callable, Optional
 
 from tf1compat.runner.private_paths import homes, table
-from tf1compat.runner import served
+from tf1compat.runner import served, tf115_signatures
 from tf1compat.shared.errors import Tf1CompatError
 
 
@@ -122,7 +122,8 @@ class PrivateTree:
         if home.status == "unsupported":
             raise self._unsupported(path, f"{module}.{name}: {home.note}")
         self.usage.served_as(path, served.Symbol(home.status, home.target, home.note))
-        return home.value
+        # TF 1.15's parameters where TF 2.21's differ (array_ops.shape's out_type=int32)
+        return tf115_signatures.adapted_as(f"{module}:{name}", home.value)
 
     def _unsupported(self, path: str, message: str) -> PrivateNameError:
         self.usage.missing[path] = message

@@ -55,11 +55,11 @@ class _Unbuildable(Exception):
 
 @functools.lru_cache(maxsize=1)
 def tf115_parameters() -> dict[str, list]:
-    """`tf.<path>` -> TF 1.15's parameters, for the callables whose signature was read."""
+    """The data's name (`tf.<path>`, `tensorflow.python.ops.array_ops:shape`) -> TF 1.15's
+    parameters, for the callables whose signature was read."""
     with open(DATA, encoding="utf-8") as handle:
         names = json.load(handle)["names"]
-    return {name: entry["parameters"] for name, entry in names.items()
-            if name.startswith("tf.") and "parameters" in entry}
+    return {name: entry["parameters"] for name, entry in names.items() if "parameters" in entry}
 
 
 def value_of(form: Any, like: Any = inspect.Parameter.empty) -> Any:
@@ -269,14 +269,20 @@ _adapted: dict[tuple[int, str], tuple[Any, Any]] = {}
 def adapted(path: str, value: Any) -> Any:
     """What a script reading `tf.<path>` gets: `value`, or its stand-in with TF 1.15's
     parameters where its own differ from them."""
-    theirs = tf115_parameters().get(f"tf.{path}")
+    return adapted_as(f"tf.{path}", value)
+
+
+def adapted_as(name: str, value: Any) -> Any:
+    """`adapted` for a name as the data spells it (`tensorflow.python.ops.array_ops:shape`,
+    what `from tensorflow.python.ops.array_ops import shape` imports)."""
+    theirs = tf115_parameters().get(name)
     if theirs is None or not callable(value) or _skipped(value):
         return value
     key = (id(value), json.dumps(theirs))
     known = _adapted.get(key)
     if known is not None and known[0] is value:
         return known[1]
-    result = _stand_in(path, value, theirs)
+    result = _stand_in(name, value, theirs)
     _adapted[key] = (value, result)
     return result
 
