@@ -43,6 +43,8 @@ except ValueError as error:
     sentinel = str(error)
 loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 1], logits=x)
 images = tf.ones([1, 4, 4, 1])
+from tensorflow.python import debug as tf_debug
+debug_hook = tf_debug.LocalCLIDebugHook()
 conv = slim.conv2d(images, 2, [3, 3])
 with tf.Session() as session:
     session.run(tf.global_variables_initializer())
@@ -57,6 +59,7 @@ results = {
     "initializer_is_class": isinstance(tf.zeros_initializer(), tf.zeros_initializer),
     "sentinel": sentinel,
     "conv_activation": conv.op.type,
+    "debug_ui": debug_hook._ui_type,  # the UI its session wrapper will ask tfdbg for
 }
 '''
 
@@ -114,3 +117,9 @@ def test_initializers_are_classes_and_still_0x_functions(served):
 def test_a_sentinel_argument_is_refused_as_tf1_refused_it(served):
     assert served["calls"]["sentinel"].startswith(
         "Only call `sparse_softmax_cross_entropy_with_logits` with named arguments")
+
+
+def test_a_tf115_default_tf221_refuses_is_not_passed(served):
+    # TF 1.15's LocalCLIDebugHook defaulted to the curses UI, which TF 2.21's tfdbg lacks
+    # ("Invalid ui_type: 'curses'" at the first run): TF 2.21's readline default stays
+    assert served["calls"]["debug_ui"] == "readline"

@@ -22,8 +22,8 @@ so what runs is TF 2.21's.
   have, the name is served as it is and the probe reports it.
 - A TF 1.15 default that differs from TF 2.21's is passed when the call leaves the
   parameter out, if it can be rebuilt from its recorded form (a constant, a dtype, a
-  member of the enum TF 2.21's default belongs to); otherwise TF 2.21's default stays
-  and shows in the signature.
+  member of the enum TF 2.21's default belongs to) and TF 2.21 still takes it
+  (`KEPT_DEFAULTS`); otherwise TF 2.21's default stays and shows in the signature.
 """
 
 from __future__ import annotations
@@ -47,6 +47,15 @@ _KIND = {
     reading.VAR_KEYWORD: inspect.Parameter.VAR_KEYWORD,
 }
 _VARIADIC = (reading.VAR_POSITIONAL, reading.VAR_KEYWORD)
+
+
+# TF 1.15 defaults that are not passed, with why: TF 2.21 refuses the value, or it starts
+# something the run did not ask for. TF 2.21's own default stays, and the signature shows it.
+KEPT_DEFAULTS: dict[tuple[str, str], str] = {
+    ("ui_type", '"curses"'): "tfdbg's curses UI is gone: TF 2.21 takes only 'readline'",
+    ("profile_batch", "2"): "TF 1.15's v2 TensorBoard callback profiled batch 2 by default; "
+                            "TF 2.21's profiles only when asked",
+}
 
 
 class _Unbuildable(Exception):
@@ -185,6 +194,8 @@ class _Plan:
                 compare.same_form(form, reading.value_form(theirs_default)):
             return theirs_default  # the same default: TF 2.21's own object
         try:
+            if (name, json.dumps(form)) in KEPT_DEFAULTS:
+                raise _Unbuildable(form)
             value = value_of(form, theirs_default)
         except _Unbuildable:
             if theirs_default is inspect.Parameter.empty:
