@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterable, Optional
 from tf1compat.shared.errors import Tf1CompatError
 from tf1compat.layers import LEGACY_KERAS_HINT
 from tf1compat.census import counts
-from tf1compat.runner import private_modules, served, tf0_calls, user_modules
+from tf1compat.runner import private_modules, served, tf0_calls, tf115_signatures, user_modules
 
 
 class LegacyKerasMissingError(Tf1CompatError, AttributeError):
@@ -127,7 +127,7 @@ class TF1Module(types.ModuleType):
             return children[name]
         usage.served(path)
         # TF 1.15's parameters, where TF 2.21's signature of the name differs from them
-        return _tf115_signatures().adapted(path, value)
+        return tf115_signatures.adapted(path, value)
 
     def _tf1_import(self, name: str) -> Any:
         """What `from tensorflow.<path>.<name> import ...` imports: the module file, where the
@@ -327,19 +327,6 @@ def _tf115_calls() -> types.ModuleType:
     return _tf115_module
 
 
-_signatures_module: Optional[types.ModuleType] = None
-
-
-def _tf115_signatures() -> types.ModuleType:
-    """`tf115_signatures`, loaded as `_tf115_calls` is: by `install`, before user code starts."""
-    global _signatures_module
-    if _signatures_module is None:
-        from tf1compat.runner import tf115_signatures
-
-        _signatures_module = tf115_signatures
-    return _signatures_module
-
-
 def legacy_keras_available() -> bool:
     import importlib.util
 
@@ -355,7 +342,7 @@ def install(user_roots: Iterable[str], legacy_keras: bool,
     import tensorflow as tf
 
     _tf115_calls()
-    _tf115_signatures().tf115_parameters()  # read before user code starts (about 20 ms)
+    tf115_signatures.tf115_parameters()  # read before user code starts (about 20 ms)
     hook = ImportHook(TF1Module(tf.compat.v1, "", legacy_keras), user_roots, library_roots)
     hook.install()
     return hook

@@ -1,13 +1,12 @@
-"""TF 1.15's parameters for the `tf.*` functions whose signatures TF 2.21 changed, under `run`.
+"""`tf.function` with TF 1.15's parameters, under `run` and as `tf.contrib.eager.function`.
 
-TF 2.21 put new parameters before `name` (`tf.matmul`'s output_type, grad_a and grad_b,
-`tf.nn.top_k`'s index_type, `tf.scatter_nd`'s bad_indices_policy; `tf.function`'s jit_compile
-before TF 1.15's experimental_autograph_options), so a TF1 call that passes them by position
-gives them to other parameters there; and it made None the default of
-`tf.shape`'s and `tf.size`'s `out_type`, where TF 1.15's default was `tf.int32`. Under
-`run` these names are functions with TF 1.15's parameters, in its order and with its
-defaults; the parameters TF 2.21 added come after them, keyword-only. Each passes every
-argument by keyword to TF 2.21's own function, so what it computes is TF 2.21's.
+TF 2.21 put `jit_compile` fourth, before TF 1.15's experimental_autograph_options. This
+function has TF 1.15's parameters in its order, then TF 2.21's added ones keyword-only, and
+passes TF 1.15's `experimental_compile` and `experimental_relax_shapes` on as their TF 2.21
+successors, `jit_compile` and `reduce_retracing`, every argument by keyword to TF 2.21's
+own `tf.function`. Every other name whose parameters TF 2.21 changed (`tf.matmul`,
+`tf.shape`, `tf.nn.top_k`, ...) is served by `tf115_signatures` from TF 1.15's recorded
+signature.
 """
 
 from __future__ import annotations
@@ -18,32 +17,6 @@ from typing import Any, Callable, Optional
 import tensorflow as tf
 
 _v1 = tf.compat.v1
-
-
-def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
-           a_is_sparse=False, b_is_sparse=False, name=None, *, output_type=None, grad_a=False,
-           grad_b=False):
-    return _v1.matmul(a, b, transpose_a=transpose_a, transpose_b=transpose_b,
-                      adjoint_a=adjoint_a, adjoint_b=adjoint_b, a_is_sparse=a_is_sparse,
-                      b_is_sparse=b_is_sparse, output_type=output_type, grad_a=grad_a,
-                      grad_b=grad_b, name=name)
-
-
-def shape(input, name=None, out_type=tf.int32):  # noqa: A002 - TF's own parameter name
-    return _v1.shape(input, name=name, out_type=out_type)
-
-
-def size(input, name=None, out_type=tf.int32):  # noqa: A002 - TF's own parameter name
-    return _v1.size(input, name=name, out_type=out_type)
-
-
-def top_k(input, k=1, sorted=True, name=None, *, index_type=tf.int32):  # noqa: A002
-    return _v1.nn.top_k(input, k=k, sorted=sorted, index_type=index_type, name=name)
-
-
-def scatter_nd(indices, updates, shape, name=None, *, bad_indices_policy=""):
-    return _v1.scatter_nd(indices, updates, shape, bad_indices_policy=bad_indices_policy,
-                          name=name)
 
 
 def function(func=None, input_signature=None, autograph=True,
@@ -62,14 +35,7 @@ def function(func=None, input_signature=None, autograph=True,
 
 
 # `tf.<path>` -> the function with TF 1.15's parameters (the paths TF 1.15 gave one function).
-SERVED: dict[str, Callable] = {
-    "matmul": matmul, "linalg.matmul": matmul,
-    "shape": shape,
-    "size": size,
-    "nn.top_k": top_k, "math.top_k": top_k,
-    "scatter_nd": scatter_nd,
-    "function": function,
-}
+SERVED: dict[str, Callable] = {"function": function}
 
 
 @functools.lru_cache(maxsize=None)

@@ -32,13 +32,10 @@ import enum
 import functools
 import inspect
 import json
-import os
 from typing import Any, Callable
 
-from tf1compat.surface import compare, reading
+from tf1compat.surface import compare, reading, reference
 
-DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                    "surface", "data", "tf115.json")
 _KIND = {
     reading.POSITIONAL_ONLY: inspect.Parameter.POSITIONAL_ONLY,
     reading.POSITIONAL_OR_KEYWORD: inspect.Parameter.POSITIONAL_OR_KEYWORD,
@@ -66,9 +63,8 @@ class _Unbuildable(Exception):
 def tf115_parameters() -> dict[str, list]:
     """The data's name (`tf.<path>`, `tensorflow.python.ops.array_ops:shape`) -> TF 1.15's
     parameters, for the callables whose signature was read."""
-    with open(DATA, encoding="utf-8") as handle:
-        names = json.load(handle)["names"]
-    return {name: entry["parameters"] for name, entry in names.items() if "parameters" in entry}
+    return {name: entry["parameters"] for name, entry in reference.load().names.items()
+            if "parameters" in entry}
 
 
 def value_of(form: Any, like: Any = inspect.Parameter.empty) -> Any:
@@ -133,7 +129,6 @@ class _Plan:
     def __init__(self, theirs: list[list], ours: list[list], original: inspect.Signature):
         self.targets: dict[str, str] = {}  # TF 1.15's name -> the name TF 2.21 takes it by
         self.forced: dict[str, Any] = {}  # TF 1.15's defaults TF 2.21 does not share
-        self.extra_keywords = False  # TF 1.15's **kwargs, passed on
         ours_named = {p[0]: p for p in ours if p[1] not in _VARIADIC}
         our_positional = [p for p in ours if p[1] in (reading.POSITIONAL_ONLY,
                                                       reading.POSITIONAL_OR_KEYWORD)]
@@ -149,7 +144,6 @@ class _Plan:
             if kind == reading.VAR_KEYWORD:
                 if reading.VAR_KEYWORD not in our_kinds:
                     raise _Unbuildable("**kwargs")
-                self.extra_keywords = True
                 parameters.append(inspect.Parameter(name, inspect.Parameter.VAR_KEYWORD))
                 continue
             target = self._target(name, kind, position, ours_named, our_positional,
@@ -224,7 +218,7 @@ class _Plan:
         return target(*prefix, *positional, **passed)
 
 
-def _function(path: str, value: Callable, plan: _Plan) -> Callable:
+def _function(value: Callable, plan: _Plan) -> Callable:
     @functools.wraps(value, assigned=("__module__", "__name__", "__qualname__", "__doc__"),
                      updated=())
     def tf115_parameters(*args, **kwargs):
@@ -235,7 +229,7 @@ def _function(path: str, value: Callable, plan: _Plan) -> Callable:
     return tf115_parameters
 
 
-def _class(path: str, value: type, plan: _Plan) -> type:
+def _class(value: type, plan: _Plan) -> type:
     original_meta = type(value)
 
     stand_in: list[type] = []  # the class made below; a script's subclasses of it are others
@@ -275,6 +269,9 @@ def _class(path: str, value: type, plan: _Plan) -> type:
 # tf.keras.layers.Convolution2D` stays true, as under TF 1.15), but `tf.train.load_variable`
 # and `tf.contrib.framework.load_variable`, one function on TF 2.21, had two signatures.
 _adapted: dict[tuple[int, str], tuple[Any, Any]] = {}
+# name -> (value, what a script gets): every `tf.X` a script reads comes here, so a name
+# already answered costs one lookup, not a new key of its parameters.
+_by_name: dict[str, tuple[Any, Any]] = {}
 
 
 def adapted(path: str, value: Any) -> Any:
@@ -286,15 +283,21 @@ def adapted(path: str, value: Any) -> Any:
 def adapted_as(name: str, value: Any) -> Any:
     """`adapted` for a name as the data spells it (`tensorflow.python.ops.array_ops:shape`,
     what `from tensorflow.python.ops.array_ops import shape` imports)."""
-    theirs = tf115_parameters().get(name)
-    if theirs is None or not callable(value) or _skipped(value):
-        return value
-    key = (id(value), json.dumps(theirs))
-    known = _adapted.get(key)
+    known = _by_name.get(name)
     if known is not None and known[0] is value:
         return known[1]
-    result = _stand_in(name, value, theirs)
-    _adapted[key] = (value, result)
+    theirs = tf115_parameters().get(name)
+    if theirs is None or not callable(value) or _skipped(value):
+        result = value
+    else:
+        key = (id(value), json.dumps(theirs))
+        shared = _adapted.get(key)
+        if shared is not None and shared[0] is value:
+            result = shared[1]
+        else:
+            result = _stand_in(value, theirs)
+            _adapted[key] = (value, result)
+    _by_name[name] = (value, result)
     return result
 
 
@@ -304,7 +307,7 @@ def _skipped(value: Any) -> bool:
     return inspect.isclass(value) and issubclass(value, (enum.Enum, BaseException))
 
 
-def _stand_in(path: str, value: Any, theirs: list[list]) -> Any:
+def _stand_in(value: Any, theirs: list[list]) -> Any:
     ours, _ = reading.signature_of(value)
     if ours is None or compare.signature_difference(theirs, ours) is None:
         return value
@@ -319,7 +322,7 @@ def _stand_in(path: str, value: Any, theirs: list[list]) -> Any:
         return value
     if inspect.isclass(value):
         try:
-            return _class(path, value, plan)
+            return _class(value, plan)
         except TypeError:  # a class that cannot be subclassed (final, or a C type)
             return value
-    return _function(path, value, plan)
+    return _function(value, plan)

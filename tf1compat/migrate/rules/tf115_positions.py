@@ -16,17 +16,14 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
-import os
 from typing import Any, Optional
 
 import libcst as cst
 
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
+from tf1compat.surface import reference
 
-TF115_DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "surface", "data", "tf115.json")
 _POSITIONAL_KINDS = ("positional", "either")  # the data's words for them
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 ANY_KEYWORD = "**"  # among the names a function takes: it has **kwargs
@@ -34,8 +31,7 @@ ANY_KEYWORD = "**"  # among the names a function takes: it has **kwargs
 
 @functools.lru_cache(maxsize=1)
 def _tf115() -> dict[str, Any]:
-    with open(TF115_DATA, encoding="utf-8") as handle:
-        return json.load(handle)["names"]
+    return reference.load().names
 
 
 def _tf2_parameters(path: str, root: Any) -> Optional[tuple[list[str], set[str]]]:
