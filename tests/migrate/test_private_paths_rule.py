@@ -144,3 +144,104 @@ def test_a_name_imported_itself_and_read_elsewhere_is_bound_to_its_public_name_i
     changed = messages(findings, Kind.CHANGED)
     assert any(m.startswith("tensorflow.python.ops.control_flow_ops.cond -> tf.compat.v1.cond")
                for m in changed), changed
+
+
+def test_calls_of_private_names_are_written_for_the_function_tf2_has_there():
+    """TF 2.21's `top_k` takes `index_type` where TF 1.15's took `name`; its `WatchOptions`
+    renamed `node_name_regex_whitelist` to `..._allowlist` in place; its `internal_convert_to_
+    tensor` has `dtype_hint` where `ctx` was. Each call binds as TF 1.15's did."""
+    code, findings = migrated("""\
+        import tensorflow as tf
+        from tensorflow.python.ops import nn_ops
+        from tensorflow.python import debug as tf_debug
+        from tensorflow.python.framework.ops import internal_convert_to_tensor
+        values, indices = nn_ops.top_k(tf.constant([1.0, 3.0, 2.0]), 2, True, "best")
+        watch = tf_debug.WatchOptions(["DebugIdentity"], node_name_regex_whitelist="dense.*")
+        tensor = internal_convert_to_tensor(1.0, None, "one", False, None, None)
+        """)
+    assert 'nn_ops.top_k' not in code
+    assert 'tf.compat.v1.math.top_k(tf.constant([1.0, 3.0, 2.0]), 2, True, name="best")' in code
+    assert 'WatchOptions(["DebugIdentity"], node_name_regex_allowlist="dense.*")' in code
+    assert 'internal_convert_to_tensor(1.0, None, "one", False, None, ctx=None)' in code
+    changed = messages(findings, Kind.CHANGED)
+    assert any("top_k(...): positional name= -> keywords" in m for m in changed), changed
+    assert any("node_name_regex_whitelist= -> node_name_regex_allowlist=" in m
+               for m in changed), changed
+    namespace = {}
+    exec(compile(code.replace("tf.compat.v1.disable_v2_behavior()\n", ""), "x.py", "exec"),
+         namespace)  # noqa: S102 - eager here, so the values can be read
+    assert namespace["values"].numpy().tolist() == [3.0, 2.0]
+    assert namespace["indices"].dtype.name == "int32"  # TF 1.15's; "best" reached no index_type
+    assert namespace["watch"].node_name_regex_allowlist == "dense.*"
+    assert float(namespace["tensor"]) == 1.0
+
+
+def test_a_module_tf2_lacks_is_bound_to_tf1_view_of_it():
+    """TF 2.21 has no `tensorflow.python.eager.profiler`: as written the import fails. The
+    module becomes TF 1.15's as `run` serves it; a name nothing serves fails where it is used,
+    saying so, as under `run`."""
+    code, findings = migrated("""\
+        import tensorflow as tf
+        from tensorflow.python.eager import profiler
+        from tensorflow.python.util import deprecation_wrapper
+        deprecation_wrapper._PER_MODULE_WARNING_LIMIT = 0
+        """)
+    assert "from tensorflow.python.eager import profiler" not in code
+    assert "profiler = tf1compat.tf1_module('tensorflow.python.eager.profiler')" in code
+    assert "import tf1compat\n" in code
+    namespace = {}
+    exec(compile(code.replace("tf.compat.v1.disable_v2_behavior()\n", ""), "x.py", "exec"),
+         namespace)  # noqa: S102
+    profiler = namespace["profiler"]
+    assert profiler.__name__ == "tensorflow.python.eager.profiler"
+    assert "start_profiler_server" in dir(profiler)
+    import pytest
+
+    from tf1compat.runner.private_modules import PrivateNameError
+
+    with pytest.raises(PrivateNameError, match="start_profiler_server.*TF 1.15 gave it no "
+                                               "public name"):
+        profiler.start_profiler_server(6009)
+    changed = messages(findings, Kind.CHANGED)
+    assert any(m.startswith("tensorflow.python.eager.profiler -> tf1compat.tf1_module(")
+               for m in changed), changed
+
+
+def test_tf1_module_refuses_a_module_neither_side_has():
+    import pytest
+
+    import tf1compat
+    from tf1compat.runner.private_modules import PrivateImportError
+
+    with pytest.raises(PrivateImportError, match="tensorflow.python.no_such_module"):
+        tf1compat.tf1_module("tensorflow.python.no_such_module")
+
+
+def test_tf115s_tf_keras_modules_become_tf_keras_tf1_api():
+    """TF 1.15's `tensorflow.python.keras` was its `tf.keras`; TF 2.21's frozen copy there lacks
+    BatchNormalization and is not the Keras `tf.keras` gives after migrate."""
+    code, findings = migrated("""\
+        import tensorflow as tf
+        from tensorflow.python.keras.layers import BatchNormalization, Conv2D
+        from tensorflow.python.keras import backend as K
+        layer = Conv2D(2, 3, 1, "same", "channels_last", 1, "relu")
+        norm = BatchNormalization()
+        floatx = K.floatx()
+        """)
+    assert code == textwrap.dedent("""\
+        import tensorflow as tf
+        import tf_keras.api._v1.keras
+
+        layer = tf_keras.api._v1.keras.layers.Conv2D(2, 3, 1, "same", "channels_last", 1, activation="relu")
+        norm = tf_keras.api._v1.keras.layers.BatchNormalization()
+        floatx = tf_keras.api._v1.keras.backend.floatx()
+        """)
+    namespace = {}
+    exec(compile(code, "x.py", "exec"), namespace)  # noqa: S102
+    import tf_keras
+
+    assert namespace["layer"].activation is tf_keras.activations.relu
+    assert type(namespace["norm"]) is tf_keras.api._v1.keras.layers.BatchNormalization
+    changed = messages(findings, Kind.CHANGED)
+    assert any(m.startswith("tensorflow.python.keras.layers.BatchNormalization -> tf_keras.api."
+                            "_v1.keras.layers.BatchNormalization") for m in changed), changed

@@ -38,7 +38,8 @@ def test_the_listing_is_the_census_modules_and_matches_its_digest():
     assert sorted([*document["modules"], *document["not_modules"]]) == \
         tf115_private_modules.wanted_modules(), document["regenerate"]
     assert "tensorflow.python.framework.graph_util" in document["modules"]
-    assert not any(name.startswith("tensorflow.python.keras") for name in document["modules"])
+    assert "tensorflow.python.keras.layers" in document["modules"]  # TF 1.15's tf.keras
+    assert not any(name.startswith("tensorflow.python.estimator") for name in document["modules"])
     assert document["tensorflow"] == "1.15.0"
     assert tf115_private_modules.digest(document["modules"]) == table.digest(
         document["modules"]) == document["digest"]
@@ -64,8 +65,9 @@ def test_every_public_tf1_name_is_served_by_its_tf_compat_v1_object():
         for name in table.names(module):
             entry = table.tf1_name(module, name)
             if entry.kind == "module" or not entry.v1_names or \
-                    any(v1.startswith(("nn.rnn_cell.", "layers.")) for v1 in entry.v1_names):
-                continue  # legacy Keras's: checked by the three-ways test
+                    any(v1.startswith(("nn.rnn_cell.", "layers.", "keras."))
+                        for v1 in entry.v1_names):
+                continue  # legacy Keras's: checked by the three-ways test and the one below
             home = homes.find(module, name, _public)
             if home.public is None:
                 assert home.status == "unsupported" and "not in TF 2.21's" in home.note, home
@@ -150,3 +152,45 @@ def test_imports_check_their_names_and_modules(tree):
         tree.import_module("tensorflow.python.nothing", ("x",), missing)
     assert "'tensorflow.python.nothing'" in str(raised.value)
     assert "public tf.compat.v1 name" in str(raised.value)
+
+
+KERAS_UNDER_RUN = '''
+import json
+from tf1compat.runner.user_view import open_view
+
+view = open_view()
+found = view.run("""
+import tensorflow as tf
+from tensorflow.python.keras.layers import BatchNormalization, Conv2D
+from tensorflow.python.keras import backend as K
+from tensorflow.python.keras.preprocessing.sequence import pad_sequences
+layer = Conv2D(2, 3, 1, "same", "channels_last", 1, "relu")  # TF 1.15's order: relu, 7th
+model = tf.keras.Sequential([tf.keras.layers.InputLayer((4, 4, 1)), layer,
+                             BatchNormalization()])
+result = {
+    "same_classes": [BatchNormalization is tf.keras.layers.BatchNormalization,
+                     Conv2D is tf.keras.layers.Conv2D],
+    "module": type(layer).__module__,
+    "activation": layer.activation.__name__,
+    "session_is_keras": K.get_session() is tf.keras.backend.get_session(),
+    "padded": pad_sequences([[1, 2], [3]]).tolist(),
+    "outputs": list(model.output_shape),
+}
+""")["result"]
+print(json.dumps(found))
+'''
+
+
+def test_tf115s_tf_keras_modules_are_legacy_keras_under_run():
+    """TF 1.15's `tensorflow.python.keras` was its `tf.keras`: under `run` its names are the
+    legacy Keras objects `tf.keras` gives (TF 2.21's frozen copy there has no
+    BatchNormalization, and its layers do not mix with tf_keras's models)."""
+    from isolated import run_json
+
+    found = run_json(KERAS_UNDER_RUN)
+    assert found["same_classes"] == [True, True]
+    assert found["module"].startswith("tf_keras.")
+    assert found["activation"] == "relu"
+    assert found["session_is_keras"] is True
+    assert found["padded"] == [[1, 2], [0, 3]]
+    assert found["outputs"] == [None, 4, 4, 2]

@@ -25,6 +25,7 @@ NAMES = (
 )
 
 CALLS = '''
+import inspect
 import numpy as np
 import tensorflow as tf
 slim = tf.contrib.slim
@@ -45,7 +46,14 @@ loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 1], logits=x)
 images = tf.ones([1, 4, 4, 1])
 from tensorflow.python import debug as tf_debug
 debug_hook = tf_debug.LocalCLIDebugHook()
+curses_hook = tf_debug.LocalCLIDebugHook(ui_type="curses")
 conv = slim.conv2d(images, 2, [3, 3])
+import os, tempfile
+board_dir = tempfile.mkdtemp()
+board = tf.compat.v2.keras.callbacks.TensorBoard(board_dir)  # in graph mode: tf_keras's v1
+model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,))])
+model.compile("sgd", "mse")
+model.fit(np.ones((32, 3)), np.ones((32, 1)), batch_size=8, callbacks=[board], verbose=0)
 with tf.Session() as session:
     session.run(tf.global_variables_initializer())
     values = session.run({"product": product, "top": top.values, "scattered": scattered,
@@ -59,7 +67,10 @@ results = {
     "initializer_is_class": isinstance(tf.zeros_initializer(), tf.zeros_initializer),
     "sentinel": sentinel,
     "conv_activation": conv.op.type,
-    "debug_ui": debug_hook._ui_type,  # the UI its session wrapper will ask tfdbg for
+    "debug_ui": [debug_hook._ui_type, curses_hook._ui_type],  # what tfdbg will be asked for
+    "debug_default": str(inspect.signature(tf_debug.LocalCLIDebugHook).parameters["ui_type"]),
+    "profiled": sorted(name for _, _, files in os.walk(board_dir) for name in files
+                       if name.endswith(".xplane.pb")),
 }
 '''
 
@@ -119,7 +130,16 @@ def test_a_sentinel_argument_is_refused_as_tf1_refused_it(served):
         "Only call `sparse_softmax_cross_entropy_with_logits` with named arguments")
 
 
-def test_a_tf115_default_tf221_refuses_is_not_passed(served):
-    # TF 1.15's LocalCLIDebugHook defaulted to the curses UI, which TF 2.21's tfdbg lacks
-    # ("Invalid ui_type: 'curses'" at the first run): TF 2.21's readline default stays
-    assert served["calls"]["debug_ui"] == "readline"
+def test_a_tf115_value_tf221_refuses_is_what_tf115_fell_back_to(served):
+    # TF 1.15's LocalCLIDebugHook defaulted to the curses UI and fell back to readline where
+    # curses could not load; TF 2.21's tfdbg has only readline ("Invalid ui_type: 'curses'"
+    # at the first run): the signature keeps TF 1.15's default, the hook gets readline
+    assert served["calls"]["debug_ui"] == ["readline", "readline"]
+    assert served["calls"]["debug_default"] == "ui_type='curses'"
+
+
+def test_the_v2_tensorboard_callback_profiles_batch_2_as_tf115s_did(served):
+    # TF 1.15's default profile_batch=2, passed to a class that swaps its base in `__new__`
+    # (tf_keras's TensorBoard becomes the v1 callback in graph mode): the stand-in's
+    # `__init__` is the one of the class it became, and the trace of batch 2 is written
+    assert len(served["calls"]["profiled"]) == 1

@@ -80,3 +80,46 @@ def test_the_data_records_the_forms_tf115_refuses_and_only_those():
         for number, form in enumerate(calls.forms(parameters)):
             passed = {parameters[i][0] for i in (*form[0], *form[1])}
             assert (number in refused) != taken(passed), (name, number, passed)
+
+
+# TF 1.15's tf.sparse_split and tf.sparse_concat, as the data writes them.
+SPARSE_SPLIT = [["keyword_required", "either", {"object": "KeywordRequired"}],
+                ["sp_input", "either", None], ["num_split", "either", None],
+                ["axis", "either", None], ["name", "either", None], ["split_dim", "either", None]]
+SPARSE_CONCAT = [["axis", "either"], ["sp_inputs", "either"], ["name", "either", None],
+                 ["expand_nonconcat_dim", "either", False], ["concat_dim", "either", None],
+                 ["expand_nonconcat_dims", "either", None]]
+
+
+def test_forms_tf115_signature_refuses_are_not_written():
+    """`KeywordRequired` makes TF 1.15 refuse any argument by position; `concat_dim` is the
+    deprecated alias of `axis` (tf_upgrade_v2 renames it so), and passing both is refused."""
+    every = calls.forms(SPARSE_SPLIT)
+    kept = calls.written("tf.sparse_split", SPARSE_SPLIT)
+    assert [every[number] for number in kept] == [([], [i]) for i in range(1, 6)]
+    every = calls.forms(SPARSE_CONCAT)
+    kept = calls.written("tf.sparse_concat", SPARSE_CONCAT)
+    assert ([0, 1], [4]) in every and ([0, 1], [4]) not in [every[n] for n in kept]
+    assert ([0, 1], [5]) in [every[n] for n in kept]  # expand_nonconcat_dims: no alias there
+    assert len(calls.statements(3, "tf.sparse_concat", SPARSE_CONCAT)) == len(kept)
+
+
+def test_a_name_imported_from_a_module_is_called_through_its_import():
+    lines = calls.statements(4, "tensorflow.python.ops.nn_ops:top_k",
+                             [["input", "either"], ["k", "either", 1], ["name", "either", None]])
+    assert lines[0] == "from tensorflow.python.ops.nn_ops import top_k as callee_4"
+    assert lines[1] == "call_4_0 = callee_4(p_0, p_1, p_2)"
+    assert calls.callable_name("tensorflow.python.ops.nn_ops:top_k")
+    assert not calls.callable_name("tensorflow.python.ops.nn_ops")
+
+
+def test_a_call_whose_result_migrate_converts_is_held_by_the_call_inside():
+    def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002 - TF 2's names
+        return input
+
+    parameters = [["input", "either", None], ["sep", "either", None]]
+    wrapped = _call("split(p_0, sep=p_1).to_sparse()")
+    assert calls.problem(wrapped, {0, 1}, parameters, {"split": split}) is None
+    lost = _call("split(p_0).to_sparse()")
+    assert "`sep` is no longer passed" in calls.problem(lost, {0, 1}, parameters,
+                                                        {"split": split})

@@ -208,3 +208,29 @@ def test_defaults_are_held_by_what_they_are_not_where_they_live():
 
     assert compare.compare(entry(tf115), entry(here)) == Verdict(
         SIGNATURE, "`activation_fn`: default <function relu> under TF 1.15, <object object> here")
+
+
+def test_an_enum_tf2_renamed_keeps_its_members_as_defaults():
+    """TF 2.21 renamed CollectiveCommunication, keeping the old name for the same class."""
+    import tensorflow as tf
+
+    for old, new in compare.ENUM_RENAMES.items():
+        assert getattr(tf.distribute.experimental, old) is \
+            getattr(tf.distribute.experimental, new)
+    theirs = [["communication", "either", {"enum": "CollectiveCommunication.AUTO"}]]
+    ours = [["communication", "either", {"enum": "CommunicationImplementation.AUTO"}]]
+    assert compare.signature_difference(theirs, ours) is None
+    other = [["communication", "either", {"enum": "CommunicationImplementation.RING"}]]
+    assert "default" in compare.signature_difference(theirs, other)
+
+
+def test_a_function_that_became_a_class_is_held_to_its_calls():
+    function = {"kind": "function", "parameters": [["dtype", "either"], ["shape", "either"]]}
+    cls = {"kind": "class", "parameters": [["shape", "either"], ["dtype", "either", None]]}
+    verdict = compare.compare(function, cls)
+    assert verdict.status == SIGNATURE and "a class here" in verdict.detail
+    same = {"kind": "class", "parameters": [["dtype", "either"], ["shape", "either"]]}
+    assert compare.compare(function, same).status == SAME
+    assert compare.called_alike(function, cls)
+    assert not compare.called_alike(cls, function)  # isinstance against a function: no
+    assert compare.compare(cls, function).status == KIND

@@ -42,10 +42,10 @@ KNOWN = (
     "tensorflow.python.ops.sparse_ops", "tensorflow.python.ops.string_ops",
     "tensorflow.python.tools.inspect_checkpoint",
 )
-# Left as TF 2.21 has them: `tensorflow.python.keras` is the Keras 2 inside TensorFlow (TF1's
-# `tf.keras` names go to legacy Keras by tf1compat's own rule), and `tensorflow.python.estimator`
-# TF 1.15's re-export of tensorflow_estimator (tf1compat serves `tf.estimator` itself).
-LEFT_OUT = ("tensorflow.python.keras", "tensorflow.python.estimator")
+# Left as TF 2.21 has them: `tensorflow.python.estimator`, TF 1.15's re-export of
+# tensorflow_estimator (tf1compat serves `tf.estimator` itself). `tensorflow.python.keras` is
+# listed: TF 1.15's was its `tf.keras`, whose names tf1compat serves from legacy Keras.
+LEFT_OUT = ("tensorflow.python.estimator",)
 
 
 def wanted_modules(census=CENSUS):

@@ -41,6 +41,12 @@ def renamed_to(name: str) -> Optional[str]:
     return _get_upgrader()._api_change_spec.symbol_renames.get(name)
 
 
+def keyword_renames(name: str) -> dict[str, str]:
+    """The keywords tf_upgrade_v2 renames in calls of `name` (`tf.sparse_concat`:
+    `concat_dim` -> `axis`)."""
+    return dict(_get_upgrader()._api_change_spec.function_keyword_renames.get(name, {}))
+
+
 def alias_keys() -> frozenset[str]:
     """Names tf_upgrade_v2 rewrites by their spelling alone, whatever they are bound to.
 

@@ -22,8 +22,9 @@ so what runs is TF 2.21's.
   have, the name is served as it is and the probe reports it.
 - A TF 1.15 default that differs from TF 2.21's is passed when the call leaves the
   parameter out, if it can be rebuilt from its recorded form (a constant, a dtype, a
-  member of the enum TF 2.21's default belongs to) and TF 2.21 still takes it
-  (`KEPT_DEFAULTS`); otherwise TF 2.21's default stays and shows in the signature.
+  member of the enum TF 2.21's default belongs to); otherwise TF 2.21's default stays and
+  shows in the signature. A TF 1.15 value TF 2.21 refuses, default or passed, becomes what
+  TF 1.15 itself fell back to (`FALLBACKS`: tfdbg's curses UI is its readline UI).
 """
 
 from __future__ import annotations
@@ -46,12 +47,11 @@ _KIND = {
 _VARIADIC = (reading.VAR_POSITIONAL, reading.VAR_KEYWORD)
 
 
-# TF 1.15 defaults that are not passed, with why: TF 2.21 refuses the value, or it starts
-# something the run did not ask for. TF 2.21's own default stays, and the signature shows it.
-KEPT_DEFAULTS: dict[tuple[str, str], str] = {
-    ("ui_type", '"curses"'): "tfdbg's curses UI is gone: TF 2.21 takes only 'readline'",
-    ("profile_batch", "2"): "TF 1.15's v2 TensorBoard callback profiled batch 2 by default; "
-                            "TF 2.21's profiles only when asked",
+# TF 1.15 values TF 2.21 refuses, passed as what TF 1.15 itself fell back to: (parameter,
+# value) -> (TF 2.21's value, why). TF 1.15's default stays in the signature.
+FALLBACKS: dict[tuple[str, str], tuple[str, str]] = {
+    ("ui_type", "curses"): ("readline", "tfdbg fell back to its readline UI where the curses "
+                                        "one could not load; TF 2.21 has only readline"),
 }
 
 
@@ -188,8 +188,6 @@ class _Plan:
                 compare.same_form(form, reading.value_form(theirs_default)):
             return theirs_default  # the same default: TF 2.21's own object
         try:
-            if (name, json.dumps(form)) in KEPT_DEFAULTS:
-                raise _Unbuildable(form)
             value = value_of(form, theirs_default)
         except _Unbuildable:
             if theirs_default is inspect.Parameter.empty:
@@ -209,6 +207,8 @@ class _Plan:
             if kind == inspect.Parameter.VAR_KEYWORD:
                 passed.update(value)
             else:
+                if isinstance(value, str) and (name, value) in FALLBACKS:
+                    value = FALLBACKS[name, value][0]
                 passed[self.targets[name]] = value
         positional = []
         for name in self.positional_only:
@@ -255,7 +255,10 @@ def _class(value: type, plan: _Plan) -> type:
         "__signature__": property(signature)})
 
     def __init__(self, *args, **kwargs):
-        plan.call(value.__init__, args, kwargs, prefix=(self,))
+        # the next `__init__` along the instance's own MRO: a class that swaps its bases in
+        # `__new__` (tf_keras's TensorBoard becomes the v1 callback in graph mode) gets the
+        # `__init__` of the class it became, not the one the stand-in was made from
+        plan.call(super(stand_in[0], self).__init__, args, kwargs)
 
     namespace = {"__init__": __init__, "__module__": value.__module__,
                  "__qualname__": value.__qualname__, "__doc__": value.__doc__,

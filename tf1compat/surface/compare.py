@@ -3,7 +3,8 @@
 The rules, as stubtest's for a stub against its runtime, with TF 1.15 the reference:
 - missing: the name does not resolve here (the error says why);
 - other kind: module / class / function / constant / object differ (an object's type
-  name too);
+  name too); a class where TF 1.15 had a function is held to the function's parameters
+  (`called_alike`), as every use TF1 code could make of a function is a call;
 - signature differs: a callable must take each of TF 1.15's parameters the way TF 1.15
   does: a positional one at the same position under the same name, a keyword one by
   name, with the same default; its `*args` / `**kwargs` if it had them; and require
@@ -43,6 +44,20 @@ class Verdict:
     detail: str = ""
 
 
+# Enums TF 2.21 renamed, keeping TF 1.15's name as an alias of the same class
+# (`tf.distribute.experimental.CollectiveCommunication is ...CommunicationImplementation`):
+# a member of one is the member of the other. tests/surface checks each pair on TF 2.21.
+ENUM_RENAMES = {"CollectiveCommunication": "CommunicationImplementation"}
+
+
+def _enum_alias(form: Any) -> Any:
+    if isinstance(form, dict) and set(form) == {"enum"}:
+        owner, _, member = form["enum"].partition(".")
+        if owner in ENUM_RENAMES:
+            return {"enum": f"{ENUM_RENAMES[owner]}.{member}"}
+    return form
+
+
 def _canonical(form: Any) -> Any:
     if isinstance(form, bool) or form is None or isinstance(form, str):
         return [type(form).__name__, form]
@@ -56,7 +71,7 @@ def _canonical(form: Any) -> Any:
 def same_form(a: Any, b: Any) -> bool:
     """Equal value forms: a number equals a number of the same value (0 and 0.0), but
     True is not 1 and a tuple is not a list."""
-    return _canonical(a) == _canonical(b)
+    return _canonical(_enum_alias(a)) == _canonical(_enum_alias(b))
 
 
 def form_text(form: Any) -> str:
@@ -96,6 +111,12 @@ def compare(tf115: dict[str, Any], here: dict[str, Any]) -> Verdict:
     """How `here` (an entry read on TF 2.21) stands against TF 1.15's entry."""
     if here["kind"] == "absent":
         return Verdict(MISSING, here.get("error", ""))
+    if called_alike(tf115, here) and "parameters" in here:
+        difference = signature_difference(tf115["parameters"], here["parameters"])
+        if difference is None:
+            return Verdict(SAME, "a class here, taking TF 1.15's calls of the function")
+        return Verdict(UNREADABLE if difference.startswith("(*") else SIGNATURE,
+                       f"a function under TF 1.15, a class here: {difference}")
     if tf115["kind"] != here["kind"] or (
             tf115["kind"] == "object" and tf115.get("type") != here.get("type")):
         return Verdict(KIND, f"{_what(tf115)} under TF 1.15, {_what(here)} here")
@@ -112,6 +133,15 @@ def compare(tf115: dict[str, Any], here: dict[str, Any]) -> Verdict:
     if difference is None:
         return Verdict(SAME)
     return Verdict(UNREADABLE if difference.startswith("(*") else SIGNATURE, difference)
+
+
+def called_alike(tf115: dict[str, Any], here: dict[str, Any]) -> bool:
+    """Whether TF 1.15's function is a class here (`tf.keras.initializers.he_normal` ->
+    `HeNormal`, `tf.data.experimental.TensorStructure` -> `tf.TensorSpec`): TF1 code could
+    only call the function or pass it on to be called, and a class takes both, so such a
+    name is held to its parameters (and, after migrate, to its calls) as a function is."""
+    return tf115["kind"] == "function" and here["kind"] == "class" and \
+        bool(tf115.get("parameters"))
 
 
 def _only_variadic(parameters: list[list]) -> bool:

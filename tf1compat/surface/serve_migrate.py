@@ -54,8 +54,8 @@ def _execute(statements: list[ast.stmt], namespace: dict[str, Any]) -> None:
 
 
 def serve(names: list[str], tf115: Optional[dict[str, dict]] = None) -> dict[str, dict]:
-    """Each name's entry after migrate; with TF 1.15's entries, the `tf.` functions and
-    classes whose signatures differ by name get "calls" too (`calls`)."""
+    """Each name's entry after migrate; with TF 1.15's entries, the functions and classes
+    whose signatures differ by name get "calls" too (`calls`)."""
     from tf1compat.migrate.driver import migrate_source
     from tf1compat.surface import reading
 
@@ -102,10 +102,11 @@ def serve(names: list[str], tf115: Optional[dict[str, dict]] = None) -> dict[str
 
 
 def _needs_calls(name: str, tf115: dict, entry: dict) -> bool:
-    from tf1compat.surface import compare
+    from tf1compat.surface import calls, compare
 
-    return name.startswith("tf.") and bool(tf115.get("parameters")) and \
-        compare.compare(tf115, entry).status == compare.SIGNATURE
+    if not (calls.callable_name(name) and tf115.get("parameters")):
+        return False
+    return compare.compare(tf115, entry).status == compare.SIGNATURE
 
 
 def _refused(tf115: dict) -> set[int]:
@@ -148,7 +149,7 @@ def _add_calls(entries: dict[str, dict], tf115: dict[str, dict],
         if problem is not None:
             results[name]["problems"].append(problem)
     for name, result in results.items():
-        expected = len(calls.forms(tf115[name]["parameters"])) - len(_refused(tf115[name]))
+        expected = len(calls.written(name, tf115[name]["parameters"], _refused(tf115[name])))
         if result["forms"] < expected:
             result["problems"].append(f"migrate left {result['forms']} of {expected} calls")
         entries[name]["calls"] = result

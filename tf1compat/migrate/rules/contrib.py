@@ -139,6 +139,9 @@ class ContribRule(Rule):
         for end in range(len(parts), 0, -1):
             head, rest = ".".join(parts[:end]), parts[end:]
             entry = registry.lookup(head)
+            if entry is not None and not rest and entry.served is registry.Served.UNSUPPORTED \
+                    and head in registry.MODULES:
+                return self._partial_module_code(head, node)
             if entry is not None:
                 if rest and entry.source == registry.TF_SLIM and not self._library_has(
                         entry, rest[0], node):
@@ -223,6 +226,15 @@ class ContribRule(Rule):
                      f"tf.contrib.{namespace} -> tf1compat.contrib.{namespace} (its names are "
                      "served from tf1compat's contrib table)")
         return f"tf1compat.contrib.{namespace}"
+
+    def _partial_module_code(self, name: str, node: cst.CSTNode) -> str:
+        """The module itself (`learn = tf.contrib.learn`) of a contrib module served only in
+        part: tf1compat's, as `run` serves it; its names that are not served raise there."""
+        needs_import(self.context, f"tf1compat.contrib.{name}")
+        self._report(f"module:{name}", node, Kind.CHANGED,
+                     f"tf.contrib.{name} -> tf1compat.contrib.{name} (the module as `tf1compat "
+                     f"run` serves it; only part of it is served: {registry.hint(name)})")
+        return f"tf1compat.contrib.{name}"
 
     def _not_converted(self, name: str, node: cst.CSTNode) -> None:
         self._report(name, node, Kind.NOT_CONVERTED,

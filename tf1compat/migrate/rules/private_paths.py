@@ -7,7 +7,11 @@ function moved out of that module); its public TF1 name,
 a name imported from such a module (through the module, `graph_util.X`, or
 imported itself, `from ...graph_util import X`) is rewritten to its public
 TF1 name when TF 2.21 has one, from the same table `run` serves them by
-(tf1compat.runner.private_paths.homes). A name with no public TF1 name stays and
+(tf1compat.runner.private_paths.homes); a `tensorflow.python.keras` name's public name is
+a `tf.keras` one, written as tf_keras's TF1 API as the tf_keras rule writes `tf.keras`.
+A call of such a name gets its arguments written for the function it now calls
+(`tf115_positions.call_plan`). A module TF 2.21 lacks altogether becomes
+`tf1compat.tf1_module(...)`, TF 1.15's module as `run` serves it. A name with no public TF1 name stays and
 is reported: as a note when TF 2.21's module still has it, as not converted
 when it does not. The imports left unused go at the very end
 (`private_imports`), so the other rules' lines still point at the script as
@@ -35,11 +39,14 @@ from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
 from tf1compat.migrate.rules.contrib import dotted
+from tf1compat.migrate.rules.tf115_positions import call_plan, rewrite_call, tf115_parameters
+from tf1compat.migrate.rules.tf_keras import V1_KERAS
 
 _PACKAGE = "tensorflow.python"
 # Public names served by legacy Keras after migrate (the legacy-layers rule): not imported here.
 _LEGACY = ("nn.rnn_cell.", "layers.")
 _LEGACY_HOME = object()
+_KERAS = "keras."
 # context.scratch key: (the `from` module or '', the bound name) of each import whose every use
 # was rewritten; the private-imports rule removes them once no rule reads them any more.
 EMPTIED = "tf1compat.runner.private_paths_emptied"
@@ -47,15 +54,30 @@ EMPTIED = "tf1compat.runner.private_paths_emptied"
 
 def _public_walk(v1_name: str) -> Any:
     """TF 2.21's `tf.compat.v1.<v1_name>` (legacy-Keras homes taken as there: tf_keras serves
-    them after migrate, wherever the script runs)."""
+    them after migrate, wherever the script runs); a `keras.` name is tf_keras's TF1 API's,
+    which migrate writes for TF1's `tf.keras` (the tf_keras rule)."""
     if v1_name.startswith(_LEGACY):
         return _LEGACY_HOME
-    import tensorflow as tf
+    if v1_name.startswith(_KERAS):
+        import importlib
 
-    value: Any = tf.compat.v1
-    for part in v1_name.split("."):
+        value: Any = importlib.import_module(V1_KERAS)  # ImportError: tf_keras not installed
+        parts = v1_name[len(_KERAS):].split(".")
+    else:
+        import tensorflow as tf
+
+        value, parts = tf.compat.v1, v1_name.split(".")
+    for part in parts:
         value = getattr(value, part)
     return value
+
+
+def public_code(alias: Optional[str], v1_name: str) -> str:
+    """The code of TF1's public name after migrate: `tf.compat.v1.<name>`, or tf_keras's TF1 API
+    for a `keras.` one (TF 2.21's `tf.compat.v1.keras` is Keras 3 under plain Python)."""
+    if v1_name.startswith(_KERAS):
+        return f"{V1_KERAS}.{v1_name[len(_KERAS):]}"
+    return f"{alias or 'tensorflow'}.compat.v1.{v1_name}"
 
 
 def module_path(dotted_name: str) -> Optional[str]:
@@ -86,6 +108,7 @@ class PrivatePathsRule(Rule):
         self.replacements: dict[cst.CSTNode, str] = {}
         self.rebound: dict[cst.CSTNode, dict[str, str]] = {}  # import -> {bound: public code}
         self.reported: set[str] = set()
+        self.callees: dict[cst.CSTNode, tuple[str, str, Any]] = {}  # use -> (module, name, home)
         self.tf = self.names.alias
         for imp in imports(node):
             for bound, target in bindings(imp):
@@ -121,6 +144,8 @@ class PrivatePathsRule(Rule):
             code = self._public_code(*target, imp)
             if code is not None:
                 self.rebound.setdefault(imp, {})[bound] = code
+        elif len(target) == 1 and self._module_gone(target[0]):
+            self.rebound.setdefault(imp, {})[bound] = self._tf1_module_code(target[0], imp)
 
     @staticmethod
     def _import_misreads(module: str, name: str) -> bool:
@@ -131,6 +156,21 @@ class PrivatePathsRule(Rule):
             return find(module, name, _public_walk).status == "mapped"
         except (AttributeError, ImportError):  # TF 2.21's module fails to give it (a lazy
             return False  # import of what is not installed): left as written, as before
+
+    def _module_gone(self, module: str) -> bool:
+        """Whether TF 1.15 had `module` and TF 2.21 has none (`tensorflow.python.eager.profiler`):
+        imported as written it fails; `tf1compat.tf1_module` serves it as `run` does."""
+        from tf1compat.runner.private_paths import homes, table
+
+        return table.is_module(module) and homes.import_quietly(module) is None
+
+    def _tf1_module_code(self, module: str, node: cst.CSTNode) -> str:
+        AddImportsVisitor.add_needed_import(self.context, "tf1compat")
+        self._report(f"module:{module}", node, Kind.CHANGED,
+                     f"{module} -> tf1compat.tf1_module({module!r}): TF 2.21 has no such "
+                     "module; this is TF 1.15's, as `tf1compat run` serves it (the names TF "
+                     "2.21 has nowhere fail where they are used, saying what to do instead)")
+        return f"tf1compat.tf1_module({module!r})"
 
     def _module_use(self, module: str, name_node: cst.Name):
         """(the node to replace, its code) for `<module binding>.a.b...`, or (None, None)."""
@@ -153,12 +193,19 @@ class PrivatePathsRule(Rule):
 
         home = find(module, name, _public_walk)
         key = f"{module}.{name}"
+        if home.status == "native" or home.public is not None:
+            self.callees[node] = (module, name, home)
         if home.public is not None:
-            if self.tf is None:
-                AddImportsVisitor.add_needed_import(self.context, "tensorflow")
-            code = f"{self.tf or 'tensorflow'}.compat.v1.{home.public}"
+            code = public_code(self.tf, home.public)
+            if code.startswith(V1_KERAS):
+                AddImportsVisitor.add_needed_import(self.context, V1_KERAS)
+                shown = code
+            else:
+                if self.tf is None:
+                    AddImportsVisitor.add_needed_import(self.context, "tensorflow")
+                shown = f"tf.compat.v1.{home.public}"
             self._report(key, node, Kind.CHANGED,
-                         f"{key} -> tf.compat.v1.{home.public} (its public TF1 name"
+                         f"{key} -> {shown} (its public TF1 name"
                          + (f"; {home.note})" if home.note else ")"))
             return code
         if home.status == "native":
@@ -204,6 +251,22 @@ class PrivatePathsRule(Rule):
                                        value=cst.parse_expression(code)))
         body = [small.with_changes(semicolon=cst.MaybeSentinel.DEFAULT) for small in body]
         return updated_node.with_changes(body=body)
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        """A call of a rewritten or kept name, its arguments written for the function TF 2.21
+        has there (`top_k(x, 2, True, "top")`: TF 2.21's takes `index_type` before `name`)."""
+        callee = self.callees.get(original_node.func)
+        if callee is None:
+            return updated_node
+        module, name, home = callee
+        parameters = tf115_parameters(f"{module}:{name}", home.public)
+        plan = call_plan(parameters, [home.value], rename=True) if parameters else None
+        if plan is None:
+            return updated_node
+        updated_node, said = rewrite_call(updated_node, plan, f"{module}.{name}")
+        if said is not None:
+            self.add(original_node, *said)
+        return updated_node
 
     def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
         code = self.replacements.get(original_node)

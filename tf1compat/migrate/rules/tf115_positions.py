@@ -14,6 +14,7 @@ differ from those of the function TF 2.21 has under that name (its `tf.X` or
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 from typing import Any, Optional
@@ -34,19 +35,27 @@ def _tf115() -> dict[str, Any]:
     return reference.load().names
 
 
+def _parameters_of(value: Any) -> Optional[tuple[list[str], set[str]]]:
+    """(positional names, all names) of a TF 2.21 callable, or None where it has no signature."""
+    try:
+        parameters = list(inspect.signature(value).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    names = {p.name for p in parameters if p.kind != inspect.Parameter.VAR_KEYWORD}
+    if any(p.kind == inspect.Parameter.VAR_KEYWORD for p in parameters):
+        names.add(ANY_KEYWORD)  # takes TF 1.15's names through **kwargs (Keras's `implementation`)
+    return [p.name for p in parameters if p.kind in _POSITIONAL], names
+
+
 def _tf2_parameters(path: str, root: Any) -> Optional[tuple[list[str], set[str]]]:
     """(positional names, all names) of `path` under `root` in TF 2.21, or None."""
     value = root
     try:
         for part in path.split("."):
             value = getattr(value, part)
-        parameters = list(inspect.signature(value).parameters.values())
-    except (AttributeError, ImportError, TypeError, ValueError):
+    except (AttributeError, ImportError):
         return None
-    names = {p.name for p in parameters if p.kind != inspect.Parameter.VAR_KEYWORD}
-    if any(p.kind == inspect.Parameter.VAR_KEYWORD for p in parameters):
-        names.add(ANY_KEYWORD)  # takes TF 1.15's names through **kwargs (Keras's `implementation`)
-    return [p.name for p in parameters if p.kind in _POSITIONAL], names
+    return _parameters_of(value)
 
 
 def _first_moved(tf115: list[str], tf2: list[str], tf2_names: set[str]) -> Optional[int]:
@@ -61,6 +70,47 @@ def _first_moved(tf115: list[str], tf2: list[str], tf2_names: set[str]) -> Optio
     return None
 
 
+def _renamed_in_place(tf115: list[str], tf2: list[str], tf2_names: set[str]) -> dict[str, str]:
+    """TF 1.15's name -> TF 2.21's for a parameter TF 2.21 renamed where it stands
+    (`node_name_regex_whitelist` -> `node_name_regex_allowlist`)."""
+    return {name: tf2[index] for index, name in enumerate(tf115)
+            if name not in tf2_names and index < len(tf2) and tf2[index] not in tf115}
+
+
+@dataclasses.dataclass(frozen=True)
+class CallPlan:
+    """How a TF1 call of a function TF 2.21 changed is written for TF 2.21's: positional
+    arguments from `first` (None: none) become keywords with TF 1.15's `names`, which the
+    functions called take when `accepted` has them; `renamed` keywords get TF 2.21's names."""
+
+    first: Optional[int]
+    names: tuple[str, ...]
+    accepted: frozenset[str]
+    renamed: dict[str, str]
+
+
+def call_plan(parameters: list[list], targets: list[Any], rename: bool) -> Optional[CallPlan]:
+    """The plan for calls written against TF 1.15's `parameters` that now reach `targets` (TF
+    2.21 callables; the first positions any of them moves decide), or None where nothing
+    changes; `rename`: keywords TF 2.21 renamed in place are renamed here (after tf_upgrade_v2,
+    which renames the public names' own)."""
+    tf115 = [p[0] for p in parameters if p[1] in _POSITIONAL_KINDS]
+    first, accepted, renamed = None, set(), {}
+    for value in targets:
+        found = _parameters_of(value)
+        if found is None:
+            continue
+        accepted |= found[1]
+        moved = _first_moved(tf115, *found)
+        if moved is not None:
+            first = moved if first is None else min(first, moved)
+        if rename:
+            renamed.update(_renamed_in_place(tf115, *found))
+    if first is None and not renamed:
+        return None
+    return CallPlan(first, tuple(tf115), frozenset(accepted), renamed)
+
+
 def tf115_entry(path: str) -> Optional[dict[str, Any]]:
     """TF 1.15's entry for `tf.<path>` when it is a function or class with parameters."""
     entry = _tf115().get(f"tf.{path}")
@@ -70,20 +120,38 @@ def tf115_entry(path: str) -> Optional[dict[str, Any]]:
     return entry
 
 
+def _walk(path: str, root: Any) -> Any:
+    value = root
+    try:
+        for part in path.split("."):
+            value = getattr(value, part)
+    except (AttributeError, ImportError):
+        return None
+    return value
+
+
+def tf115_parameters(key: str, public: Optional[str] = None) -> Optional[list[list]]:
+    """TF 1.15's parameters of a name of the data (`tensorflow.python.ops.array_ops:shape`),
+    else of its public TF1 name `tf.<public>` (the same function in TF 1.15), or None."""
+    for name in (key, f"tf.{public}" if public else None):
+        entry = _tf115().get(name) if name else None
+        if entry and entry.get("kind") in ("function", "class") and entry.get("parameters"):
+            return entry["parameters"]
+    return None
+
+
 @functools.lru_cache(maxsize=None)
-def moved_from(path: str) -> Optional[tuple[int, tuple[str, ...], frozenset[str]]]:
-    """(the first position TF 2.21 gives another parameter, TF 1.15's positional names, the
-    names TF 2.21's functions of that name take) for `tf.<path>`, or None where the
-    positions agree or TF 1.15's are not known."""
+def moved_from(path: str) -> Optional[CallPlan]:
+    """The plan for calls of `tf.<path>`: the first position TF 2.21 gives another parameter
+    in any function migrate may make of the name, TF 1.15's positional names, the names those
+    functions take; None where the positions agree or TF 1.15's are not known."""
     entry = tf115_entry(path)
     if entry is None:
         return None
-    tf115 = [p[0] for p in entry["parameters"] if p[1] in _POSITIONAL_KINDS]
     import tensorflow as tf
 
     from tf1compat.migrate.upgrade_v2 import renamed_to
 
-    first, accepted = None, set()
     # TF 2's function of the same name, TF1's in compat.v1, and the one tf_upgrade_v2 moves
     # the name to (`tf.image.resize_images` -> `tf.image.resize`)
     candidates = [(path, tf), (path, tf.compat.v1)]
@@ -101,17 +169,10 @@ def moved_from(path: str) -> Optional[tuple[int, tuple[str, ...], frozenset[str]
         legacy = _legacy_keras_v1()
         if legacy is not None:
             candidates.append((path[len("keras."):], legacy))
-    for where, root in candidates:
-        found = _tf2_parameters(where, root)
-        if found is None:
-            continue
-        accepted |= found[1]
-        moved = _first_moved(tf115, *found)
-        if moved is not None:
-            first = moved if first is None else min(first, moved)
-    if first is None:
-        return None
-    return first, tuple(tf115), frozenset(accepted)
+    targets = [value for value in (_walk(where, root) for where, root in candidates)
+               if value is not None]
+    plan = call_plan(entry["parameters"], targets, rename=False)
+    return plan if plan is not None and plan.first is not None else None
 
 
 def _contrib_home(path: str) -> Optional[str]:
@@ -142,10 +203,8 @@ def renamed_keywords(path: str) -> dict[str, str]:
     found = _tf2_parameters(home, tf)
     if found is None:
         return {}
-    positional, names = found
     tf115 = [p[0] for p in entry["parameters"] if p[1] in _POSITIONAL_KINDS]
-    return {name: positional[index] for index, name in enumerate(tf115)
-            if name not in names and index < len(positional) and positional[index] not in tf115}
+    return _renamed_in_place(tf115, *found)
 
 
 @functools.lru_cache(maxsize=1)
@@ -164,6 +223,44 @@ def _keyword(arg: cst.Arg, name: str) -> cst.Arg:
         whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
 
 
+def rewrite_call(node: cst.Call, plan: CallPlan, label: str
+                 ) -> tuple[cst.Call, Optional[tuple[Kind, str]]]:
+    """`node` with the positional arguments TF 2.21 would read as other parameters written
+    by TF 1.15's names and `plan.renamed` keywords renamed, and what to report (None: nothing
+    changed); a call it cannot write so is left, reported as not converted."""
+    args = list(node.args)
+    if any(arg.star for arg in args):
+        return node, None
+    said = []
+    positional = [index for index, arg in enumerate(args) if arg.keyword is None]
+    late = positional[plan.first:] if plan.first is not None and len(positional) >= 2 else []
+    if late:
+        names, first = plan.names, plan.first
+        if len(positional) > len(names) or (ANY_KEYWORD not in plan.accepted and not set(
+                plan.renamed.get(n, n) for n in names[first:len(positional)]) <= plan.accepted):
+            return node, (Kind.NOT_CONVERTED,
+                          f"{label}(...): TF 2 reads its positional arguments from position "
+                          f"{first + 1} as other parameters, and does not take all of TF "
+                          f"1.15's names for them {list(names[first:len(positional)])}: "
+                          "left as is")
+        for order, index in enumerate(late, start=first):
+            args[index] = _keyword(args[index], names[order])
+        written = ", ".join(f"{names[order]}=" for order in range(first, first + len(late)))
+        said.append(f"positional {written} -> keywords (TF 2 reads those positions as other "
+                    "parameters)")
+    renamed = []
+    for index, arg in enumerate(args):
+        if arg.keyword is not None and arg.keyword.value in plan.renamed:
+            new = plan.renamed[arg.keyword.value]
+            renamed.append(f"{arg.keyword.value}= -> {new}=")
+            args[index] = arg.with_changes(keyword=cst.Name(new))
+    if renamed:
+        said.append(", ".join(renamed) + " (TF 2.21's name for that parameter)")
+    if not said:
+        return node, None
+    return node.with_changes(args=args), (Kind.CHANGED, f"{label}(...): {'; '.join(said)}")
+
+
 class Tf115PositionsRule(Rule):
     NAME = "tf115-positions"
     DESCRIPTION = ("positional arguments TF 2.21 would read as other parameters -> TF 1.15's "
@@ -175,31 +272,13 @@ class Tf115PositionsRule(Rule):
         if not path or any(arg.star for arg in updated_node.args):
             return updated_node
         updated_node = self._rename_keywords(original_node, path, updated_node)
-        args = list(updated_node.args)
-        positional = [index for index, arg in enumerate(args) if arg.keyword is None]
-        if len(positional) < 2:  # the first argument is the same one everywhere it matters
+        plan = moved_from(path)
+        if plan is None:
             return updated_node
-        moved = moved_from(path)
-        if moved is None:
-            return updated_node
-        first, names, accepted = moved
-        late = positional[first:]
-        if not late:
-            return updated_node
-        if len(positional) > len(names) or (ANY_KEYWORD not in accepted and
-                                            not set(names[first:len(positional)]) <= accepted):
-            self.add(original_node, Kind.NOT_CONVERTED,
-                     f"tf.{path}(...): TF 2 reads its positional arguments from position "
-                     f"{first + 1} as other parameters, and does not take all of TF 1.15's "
-                     f"names for them {names[first:len(positional)]}: left as is")
-            return updated_node
-        for order, index in enumerate(late, start=first):
-            args[index] = _keyword(args[index], names[order])
-        written = ", ".join(f"{names[order]}=" for order in range(first, first + len(late)))
-        self.add(original_node, Kind.CHANGED,
-                 f"tf.{path}(...): positional {written} -> keywords (TF 2 reads those "
-                 "positions as other parameters)")
-        return updated_node.with_changes(args=args)
+        updated_node, said = rewrite_call(updated_node, plan, f"tf.{path}")
+        if said is not None:
+            self.add(original_node, *said)
+        return updated_node
 
     def _rename_keywords(self, original_node: cst.Call, path: str, node: cst.Call) -> cst.Call:
         renamed = renamed_keywords(path)

@@ -16,8 +16,9 @@ routes `tf.compat.v1.keras` to:
 
 Runs before tf_upgrade_v2, on the script as written: its renames of `tf.keras` names are
 for Keras 3 (`tf.keras.optimizers.SGD` -> `tf.keras.optimizers.legacy.SGD`), which a
-script on tf_keras's TF1 API does not need. `tensorflow.python.keras` stays: TF 2.21 still
-has that module, and `run` serves it as is.
+script on tf_keras's TF1 API does not need. `tensorflow.python.keras` (TF 1.15's `tf.keras`
+itself, where TF 2.21 keeps only a part of a frozen copy) is the private-paths rule's: its
+names with a public TF1 name go to the same tf_keras TF1 API.
 """
 
 from __future__ import annotations
