@@ -223,6 +223,10 @@ MAPPED: dict[str, tuple[str, str]] = {
     "rnn.static_state_saving_rnn": (_V1 + "nn.static_state_saving_rnn", ""),
     **{f"lookup.{name}": (_V1 + f"lookup.{name}", "") for name in (
         "KeyValueTensorInitializer", "TextFileInitializer", "TextFileIndex")},
+    # the very functions TF 1.15's contrib.util re-exported from tensor_util
+    "util.make_tensor_proto": (_V1 + "make_tensor_proto", ""),
+    "util.make_ndarray": (_V1 + "make_ndarray", ""),
+    "util.constant_value": (_V1 + "get_static_value", ""),
     "lookup.MutableHashTable": (_V1 + "lookup.experimental.MutableHashTable", ""),
     "lookup.MutableDenseHashTable": (_V1 + "lookup.experimental.DenseHashTable",
                                      "contrib's MutableDenseHashTable was this class; TF 2.21's "
