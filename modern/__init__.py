@@ -29,6 +29,7 @@ _EXPORTS = {
     "Placement": "tf1compat.shared.placement",
     "RuntimeAlreadyInitializedError": "tf1compat.shared.errors",
     "slurm_cluster_resolver": "modern.slurm",
+    "HParams": "tf1compat.shared.hparams",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -291,3 +291,40 @@ def test_get_variable_under_a_variable_scope_becomes_a_variable_with_the_tf1_nam
         with pytest.raises(Unconvertible, match=reason):
             tf2("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 2])\n" + body
                 + "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n")
+
+
+def test_gfile_names_go_to_tf_io_gfile_with_tf_upgrade_v2s_keyword_renames(tmp_path):
+    (tmp_path / "a.txt").write_text("one two")
+    out = tf2(f"""\
+        import os
+        import tensorflow as tf
+        folder = {str(tmp_path)!r}
+        files = sorted(tf.gfile.Glob(os.path.join(folder, "*.txt")))
+        present = tf.gfile.Exists(filename=folder)
+        with tf.gfile.GFile(files[0]) as handle:
+            words = handle.read().split()
+        """)
+    assert "tf.io.gfile.glob(os.path.join(folder" in out
+    assert "tf.io.gfile.exists(path=folder)" in out  # TF1's `filename=` is TF 2's `path=`
+    assert "with tf.io.gfile.GFile(files[0]) as handle:" in out
+    assert "gfile.Glob" not in out and "compat" not in out
+    namespace = {}
+    exec(compile(out, "converted.py", "exec"), namespace)  # noqa: S102
+    assert namespace["present"] is True and namespace["words"] == ["one", "two"]
+
+
+def test_hparams_goes_to_modern_the_same_class_tf1compat_serves():
+    out = tf2("""\
+        import tensorflow as tf
+        hparams = tf.contrib.training.HParams(learning_rate=0.1, hidden=[8])
+        hparams.parse("learning_rate=0.3,hidden=[6,4]")
+        """)
+    assert "import modern\n" in out
+    assert "hparams = modern.HParams(learning_rate=0.1, hidden=[8])" in out
+    assert "contrib" not in out
+    namespace = {}
+    exec(compile(out, "converted.py", "exec"), namespace)  # noqa: S102
+    from tf1compat.contrib.training import HParams
+
+    assert type(namespace["hparams"]) is HParams
+    assert namespace["hparams"].values() == {"learning_rate": 0.3, "hidden": [6, 4]}

@@ -51,6 +51,29 @@ RENAMED = {
     "to_float": None,  # no TF 2 namesake: written as a cast below
 }
 
+# TF1 names TF 2 has no class for, served to TF2 code by `modern` (the same object tf1compat
+# serves TF1 code): TF1 name -> its name in `modern`.
+MODERN = {"contrib.training.HParams": "HParams"}
+
+# TF1 modules whose names tf_upgrade_v2's own tables move to TF 2 ones taking the same
+# arguments (with the keyword renames it lists): `tf.gfile.Glob(filename)` ->
+# `tf.io.gfile.glob(pattern)`. Its compat.v1 targets (`FastGFile`) are not TF 2 names.
+UPGRADE_TABLE_MODULES = ("gfile.",)
+
+
+def upgraded(v1: str) -> Optional[tuple[str, dict[str, str]]]:
+    """(TF 2 name, {TF1 keyword: TF 2 keyword}) from tf_upgrade_v2's tables for a name of
+    `UPGRADE_TABLE_MODULES`, or None."""
+    if not v1.startswith(UPGRADE_TABLE_MODULES):
+        return None
+    from tf1compat.migrate.upgrade_v2 import keyword_renames, renamed_to
+
+    target = renamed_to(f"tf.{v1}")
+    if not target or not target.startswith("tf.") or target.startswith("tf.compat."):
+        return None
+    return target[len("tf."):], keyword_renames(f"tf.{v1}")
+
+
 # TF1 initializer -> the Keras initializer with the same distribution (the random values
 # differ: TF 2 draws from another generator; compare starts both sides from one checkpoint).
 INITIALIZERS = {

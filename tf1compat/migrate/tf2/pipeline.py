@@ -103,6 +103,8 @@ def _convert(code: str) -> str:
             imports.append(ImportItem("sys"))
     if _calls_name(final, "tf1_checkpoint"):
         imports.append(ImportItem("modern", "tf1_checkpoint"))
+    if _calls_name(final, "modern"):  # a TF1 name `modern` serves (api.MODERN)
+        imports.append(ImportItem("modern"))
     if imports:
         final = AddImportsVisitor(CodemodContext(), imports).transform_module(final)
     return final.code

@@ -131,12 +131,23 @@ class _Rewriter(cst.CSTTransformer):
             return self.t.tf(v1)
         if api.RENAMED.get(v1):
             return self.t.tf(api.RENAMED[v1])
+        upgraded = api.upgraded(v1)
+        if upgraded is not None:
+            return self.t.tf(upgraded[0])  # its keywords: leave_Call
+        if v1 in api.MODERN:  # `import modern` is added when the program reads it
+            return cst.Attribute(cst.Name("modern"), cst.Name(api.MODERN[v1]))
         if v1 in api.INITIALIZERS:
             return self.t.tf(api.INITIALIZERS[v1])
         raise self._refuse(v1)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         v1 = self.t.v1_name(original.func)
+        upgraded = api.upgraded(v1) if v1 else None
+        if upgraded is not None and upgraded[1]:
+            return updated.with_changes(args=[
+                arg.with_changes(keyword=cst.Name(upgraded[1][arg.keyword.value]))
+                if arg.keyword is not None and arg.keyword.value in upgraded[1] else arg
+                for arg in updated.args])
         if v1 not in _CALLS:
             return updated
         if v1 == "Variable":

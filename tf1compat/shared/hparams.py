@@ -1,4 +1,5 @@
-"""`tf.contrib.training.HParams`: typed hyperparameters parsed from 'name=value,...' strings.
+"""`HParams`, TF1's `tf.contrib.training.HParams` (tf1compat.contrib.training) and the same class
+for TF2 code (`modern.HParams`): typed hyperparameters parsed from 'name=value,...' strings.
 
 The contract of TF 1.x, which scripts drive from one command-line flag:
 
