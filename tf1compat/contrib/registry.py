@@ -43,7 +43,8 @@ PREFIX = "tf1compat.contrib."
 
 # Our modules, one per contrib namespace we serve (tf1compat/contrib/<name>.py).
 MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn", "legacy_seq2seq",
-           "training", "learn", "crf", "opt", "eager", "image", "cluster_resolver", "lookup")
+           "training", "learn", "crf", "opt", "eager", "image", "cluster_resolver", "lookup",
+           "summary")
 
 
 class Served(str, enum.Enum):

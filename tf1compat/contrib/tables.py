@@ -107,6 +107,12 @@ REPLACED: dict[str, tuple[str, ...]] = {
               "angles_to_projective_transforms", "compose_transforms",
               "flat_transforms_to_matrices", "matrices_to_flat_transforms"),
     "lookup": LOOKUP_SERVED,
+    # TF 1.15's own functions, still in TF 2.21's summary_ops_v2 (tf1compat.contrib.summary)
+    "summary": ("scalar", "histogram", "image", "audio", "generic", "always_record_summaries",
+                "never_record_summaries", "record_summaries_every_n_global_steps",
+                "should_record_summaries", "initialize", "flush", "create_file_writer",
+                "import_event", "eval_dir", "summary_writer_initializer_op", "SummaryWriter",
+                "all_summary_ops"),
 }
 
 # Replacements living outside tf1compat.contrib.<namespace>: name -> the tf1compat object.

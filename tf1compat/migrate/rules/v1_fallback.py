@@ -123,8 +123,9 @@ class V1FallbackRule(Rule):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = original_node.func
         path = self.names.v1_name(func) if isinstance(func, cst.Attribute) else None
-        if not path or not updated_node.args or not _differs_from_tf2(path):
-            return updated_node
+        if not path or not updated_node.args or path.startswith("contrib.") or \
+                not _differs_from_tf2(path):
+            return updated_node  # (tf.compat.v1 has no contrib: the contrib rule's, after)
         written = cst.Module(body=[]).code_for_node(updated_node.with_changes(
             func=cst.parse_expression(f"tf.{path}")))
         why = refusal(written) or dropped(updated_node, path)
