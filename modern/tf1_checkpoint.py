@@ -74,19 +74,30 @@ def tf1_names(objects: Iterable) -> dict[str, object]:
     return named
 
 
+# Keras layers that hold no variables: nothing of theirs is in a checkpoint, built or not.
+_WEIGHTLESS = ("MaxPooling2D", "AveragePooling2D", "Flatten", "Dropout")
+
+
 def _build_layers(objects: Iterable, shapes: Mapping[str, list[int]], checkpoint: str) -> None:
     """Builds each unbuilt Keras layer whose input size the checkpoint's kernel gives
-    (Dense: `NAME/kernel` of shape [inputs, units]), as its first call would."""
+    (Dense: `NAME/kernel` of shape [inputs, units]; Conv2D: [height, width, inputs, filters]),
+    as its first call would."""
     for item in objects:
-        if hasattr(item, "assign") or getattr(item, "built", True):
+        kind = type(item).__name__
+        if hasattr(item, "assign") or getattr(item, "built", True) or kind in _WEIGHTLESS:
             continue
         kernel = shapes.get(f"{item.name}/kernel")
-        if kernel is None or len(kernel) != 2 or type(item).__name__ != "Dense":
+        if kind == "Dense" and kernel is not None and len(kernel) == 2:
+            item.build((None, kernel[0]))
+        elif kind == "Conv2D" and kernel is not None and len(kernel) == 4:
+            channels_first = getattr(item, "data_format", "channels_last") == "channels_first"
+            item.build((None, kernel[2], None, None) if channels_first
+                       else (None, None, None, kernel[2]))
+        else:
             raise CheckpointMismatchError(
                 f"TF1 checkpoint {checkpoint}: layer {item.name!r} is not built yet and its "
-                "input shape cannot be read from the checkpoint (only a Dense layer's "
-                f"{item.name}/kernel can give it); call the layer once first")
-        item.build((None, kernel[0]))
+                "input shape cannot be read from the checkpoint (only a Dense or Conv2D "
+                f"layer's {item.name}/kernel can give it); call the layer once first")
 
 
 def load(checkpoint: str, objects: Iterable) -> list[str]:

@@ -41,6 +41,26 @@ def test_the_tf2_rewrite_matches_tf115_from_the_same_initial_checkpoint(
         ("0.362", "0.362"), ("4", "4")]
 
 
+def test_a_tf_layers_cnn_rewritten_to_keras_layers_matches_tf115(tmp_path, monkeypatch,
+                                                                  tf1_python):
+    """tf.layers' conv2d, max_pooling2d, flatten and dense become Keras layers named as TF1
+    named them, tf.losses' sparse cross-entropy the mean of tf.nn's, Adam Keras' with TF1's
+    epsilon; started from the TF1 run's checkpoint (the Conv2D built from its kernel's
+    shape), the loss after 15 steps and the accuracy are TF 1.15's."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    shutil.copy(Path(__file__).parent / "scripts" / "cnn_layers.py", folder)
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    outcome, comparisons = compare_migrated_tf2(folder / "cnn_layers.py", [], tf1_python,
+                                                None, 1e-4, 1e-6, 300, runner=recorded_tf1)
+    assert outcome["ok"], outcome
+    assert outcome["sides"]["tf2"]["converted"]
+    agreements = [(a.expected, a.actual) for a in comparisons["tf2"].agreements]
+    assert len(agreements) == 3 and agreements[2] == ("4", "4"), agreements
+    assert all(expected == actual for expected, actual in agreements), agreements
+
+
 @pytest.mark.no_rewritten_ops
 def test_bad_input_names_the_option_and_the_value(tmp_path):
     (tmp_path / "script.py").write_text("print(1)\n")

@@ -53,3 +53,21 @@ def test_names_and_shapes_that_differ_are_named_with_the_checkpoint(checkpoint):
     assert "shapes differ: dense/kernel: checkpoint [4, 3], program [5, 3]" in message
     with pytest.raises(tf1_checkpoint.CheckpointMismatchError, match="no .*nope.index"):
         tf1_checkpoint.load(prefix + "nope", [other])
+
+
+def test_an_unbuilt_conv2d_is_built_from_its_kernel_and_pools_hold_nothing(tmp_path):
+    prefix = str(tmp_path / "model.ckpt-0")
+    values = {"conv2d/kernel": np.arange(24, dtype=np.float32).reshape(3, 2, 2, 2) / 10,
+              "conv2d/bias": np.array([0.1, 0.2], np.float32)}
+    tf.raw_ops.SaveV2(prefix=prefix, tensor_names=list(values),
+                      shape_and_slices=[""] * len(values),
+                      tensors=[tf.constant(v) for v in values.values()])
+    conv = tf.keras.layers.Conv2D(2, (3, 2), name="conv2d")
+    pool = tf.keras.layers.MaxPooling2D(2, name="max_pooling2d")
+    flat = tf.keras.layers.Flatten(name="flatten")
+    assert tf1_checkpoint.load(prefix, [conv, pool, flat]) == ["conv2d/bias", "conv2d/kernel"]
+    np.testing.assert_allclose(conv.kernel.numpy(), values["conv2d/kernel"], rtol=0, atol=0)
+    assert conv(tf.ones([1, 5, 4, 2])).shape == (1, 3, 3, 2)  # built for 2 input channels
+    unbuilt = tf.keras.layers.LSTM(2, name="conv2d")  # a layer whose shape a kernel cannot give
+    with pytest.raises(tf1_checkpoint.CheckpointMismatchError, match="is not built yet"):
+        tf1_checkpoint.load(prefix, [unbuilt])

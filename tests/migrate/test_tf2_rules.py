@@ -328,3 +328,55 @@ def test_hparams_goes_to_modern_the_same_class_tf1compat_serves():
 
     assert type(namespace["hparams"]) is HParams
     assert namespace["hparams"].values() == {"learning_rate": 0.3, "hidden": [6, 4]}
+
+
+def test_tf_layers_convolutions_pools_and_flatten_become_keras_layers_named_as_tf1():
+    out = tf2("""\
+        import tensorflow as tf
+        images = tf.placeholder(tf.float32, [None, 6, 6, 1])
+        labels = tf.placeholder(tf.int64, [None])
+        a = tf.layers.conv2d(images, 4, [3, 3], padding="same", activation=tf.nn.relu)
+        b = tf.layers.conv2d(a, 2, 3, (1, 1), "valid")
+        c = tf.layers.average_pooling2d(b, 2, 2)
+        d = tf.layers.flatten(c)
+        logits = tf.layers.dense(d, 2, name="out")
+        loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        _, value = sess.run([train, loss], {images: x, labels: y})
+        """)
+    assert 'conv2d = tf.keras.layers.Conv2D(4, [3, 3], padding="same", activation=tf.nn.relu, ' \
+           'name="conv2d")' in out
+    assert 'conv2d_1 = tf.keras.layers.Conv2D(2, 3, strides=(1, 1), padding="valid", ' \
+           'name="conv2d_1")' in out
+    assert 'average_pooling2d = tf.keras.layers.AveragePooling2D(2, strides=2, ' \
+           'name="average_pooling2d")' in out
+    assert 'flatten = tf.keras.layers.Flatten(name="flatten")' in out
+    assert "loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(" \
+           "labels=labels, logits=logits))" in out
+    # the layers that hold no variables are neither trained nor loaded
+    assert "variables = [*conv2d.trainable_variables, *conv2d_1.trainable_variables, " \
+           "*out.trainable_variables]" in out
+    assert "load_initial([conv2d, conv2d_1, out])" in out
+
+
+@pytest.mark.parametrize("source, reason", [
+    ("a = tf.layers.conv2d(images, 4, 3, kernel_constraint=c)",
+     "tf.layers.conv2d keyword(s) without a Keras Conv2D counterpart here: kernel_constraint"),
+    ("loss = tf.losses.softmax_cross_entropy(y, logits, label_smoothing=0.1)",
+     "tf.losses.softmax_cross_entropy with weights, label smoothing"),
+])
+def test_tf_layers_and_losses_arguments_without_a_keras_form_are_left(source, reason):
+    code = textwrap.dedent(f"""\
+        import tensorflow as tf
+        images = tf.placeholder(tf.float32, [None, 6, 6, 1])
+        y = tf.placeholder(tf.float32, [None, 2])
+        logits = tf.layers.dense(tf.layers.flatten(images), 2)
+        {source}
+        sess = tf.Session()
+        print(sess.run(logits, {{images: x}}))
+        """)
+    with pytest.raises(Unconvertible) as raised:
+        to_tf2(code)
+    assert reason in raised.value.reason

@@ -6,6 +6,7 @@ tf1compat pipeline and the report names the call.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
 import libcst as cst
@@ -90,6 +91,44 @@ INITIALIZERS = {
 # tf.layers.dense keywords Keras' Dense takes under the same name and meaning.
 DENSE_KEYWORDS = frozenset({"activation", "use_bias", "kernel_initializer", "bias_initializer",
                             "kernel_regularizer", "bias_regularizer", "trainable"})
+_CONV_KEYWORDS = DENSE_KEYWORDS | {"strides", "padding", "data_format", "dilation_rate"}
+_POOL_KEYWORDS = frozenset({"strides", "padding", "data_format"})
+
+
+@dataclasses.dataclass(frozen=True)
+class LayerRule:
+    """A `tf.layers` function -> the Keras layer TF1's layer object was: its TF1 positional
+    parameters, those written by position in the Keras call (its own leading ones), the
+    keywords both take under the same name and meaning, and TF1's default name (TF1 names
+    unnamed layers conv2d, conv2d_1, ... per kind, in creation order)."""
+
+    keras: str
+    positional: tuple[str, ...]
+    leading: tuple[str, ...]
+    keywords: frozenset[str]
+    default_name: str
+
+
+WEIGHTLESS_LAYERS = frozenset({"MaxPooling2D", "AveragePooling2D", "Flatten"})
+LAYERS = {
+    "layers.dense": LayerRule("Dense", ("inputs", "units", "activation", "use_bias",
+                                        "kernel_initializer", "bias_initializer"),
+                              ("units",), DENSE_KEYWORDS, "dense"),
+    "layers.conv2d": LayerRule("Conv2D", ("inputs", "filters", "kernel_size", "strides",
+                                          "padding", "data_format", "dilation_rate",
+                                          "activation", "use_bias", "kernel_initializer",
+                                          "bias_initializer"),
+                               ("filters", "kernel_size"), _CONV_KEYWORDS, "conv2d"),
+    "layers.max_pooling2d": LayerRule("MaxPooling2D", ("inputs", "pool_size", "strides",
+                                                       "padding", "data_format"),
+                                      ("pool_size",), _POOL_KEYWORDS, "max_pooling2d"),
+    "layers.average_pooling2d": LayerRule("AveragePooling2D", ("inputs", "pool_size",
+                                                               "strides", "padding",
+                                                               "data_format"),
+                                          ("pool_size",), _POOL_KEYWORDS, "average_pooling2d"),
+    "layers.flatten": LayerRule("Flatten", ("inputs",), (), frozenset({"data_format"}),
+                                "flatten"),
+}
 
 # TF1 optimizer -> (Keras optimizer, {TF1 keyword: Keras keyword}, TF1 positional order,
 # keywords TF1 defaults differently from Keras, written out).

@@ -111,7 +111,7 @@ class FunctionBuilder:
         for leaf in train.leaves():
             if leaf.kind == VARIABLE and leaf.trainable:
                 trainable.append(cst.Element(cst.Name(leaf.name)))
-            elif leaf.kind == LAYER:
+            elif leaf.kind == LAYER and leaf.holds_variables:
                 trainable.append(cst.StarredElement(cst.Attribute(
                     cst.Name(leaf.name), cst.Name("trainable_variables"))))
         if not trainable:

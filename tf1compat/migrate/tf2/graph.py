@@ -35,6 +35,11 @@ class Node:
     global_step: Optional["Node"] = None
     trainable: bool = True
     batch: Optional[tuple[str, int, int]] = None  # BATCH: (iterator, position, elements)
+    weightless: bool = False  # LAYER: one that holds no variables (pooling, flatten)
+
+    @property
+    def holds_variables(self) -> bool:
+        return self.kind == VARIABLE or (self.kind == LAYER and not self.weightless)
 
     def closure(self) -> list["Node"]:
         """This node and every TENSOR/TRAIN node it reads, in definition order."""
@@ -128,11 +133,11 @@ class Graph:
         if v1 in ("global_variables_initializer", "local_variables_initializer"):
             self._bind(Node(target, INIT, index, line))
             return True
-        if self.scopes and v1 in ("layers.dense", "layers.dropout"):
+        if self.scopes and (v1 in api.LAYERS or v1 == "layers.dropout"):
             raise Unconvertible(line, "a tf.layers layer inside tf.variable_scope (the TF1 "
                                       "names of its variables carry the scope; Keras' do not)")
-        if v1 == "layers.dense":
-            return self._dense(index, line, target, value, wrapper)
+        if v1 in api.LAYERS:
+            return self._layer(api.LAYERS[v1], v1, index, line, target, value, wrapper)
         if v1 == "layers.dropout":
             return self._dropout(index, line, target, value)
         creation = self._optimizer(value, line)
@@ -258,33 +263,36 @@ class Graph:
         return creation.with_changes(args=[*args, cst.Arg(name, keyword=cst.Name("name"),
                                                           equal=_EQUAL)])
 
-    def _dense(self, index, line, target, value: cst.Call, wrapper) -> bool:
-        args = api.keyword_arguments(value, ("inputs", "units", "activation", "use_bias",
-                                             "kernel_initializer", "bias_initializer"))
-        if args is None or "inputs" not in args or "units" not in args:
-            raise Unconvertible(line, "tf.layers.dense with arguments not written out")
-        unknown = set(args) - api.DENSE_KEYWORDS - {"inputs", "units", "name"}
+    def _layer(self, rule: api.LayerRule, v1: str, index, line, target, value: cst.Call,
+               wrapper) -> bool:
+        args = api.keyword_arguments(value, rule.positional)
+        if args is None or "inputs" not in args or any(name not in args
+                                                       for name in rule.leading):
+            raise Unconvertible(line, f"tf.{v1} with arguments not written out")
+        unknown = set(args) - rule.keywords - {"inputs", "name", *rule.leading}
         if unknown:
-            raise Unconvertible(line, "tf.layers.dense keyword(s) without a Keras Dense "
+            raise Unconvertible(line, f"tf.{v1} keyword(s) without a Keras {rule.keras} "
                                       "counterpart here: " + ", ".join(sorted(unknown)))
         if "name" in args:
             if not isinstance(args["name"], cst.SimpleString):
-                raise Unconvertible(line, "tf.layers.dense with a computed name (its "
+                raise Unconvertible(line, f"tf.{v1} with a computed name (its "
                                           "variables' names would not be known)")
             layer_name = args["name"].evaluated_value
-        else:  # TF1 names unnamed layers dense, dense_1, ... in creation order
-            count = self.layer_counts.get("dense", 0)
-            self.layer_counts["dense"] = count + 1
-            layer_name = "dense" if count == 0 else f"dense_{count}"
-        python_name = self.fresh(layer_name if layer_name.isidentifier() else "dense")
+        else:  # TF1 names unnamed layers dense, dense_1, ... per kind, in creation order
+            count = self.layer_counts.get(rule.default_name, 0)
+            self.layer_counts[rule.default_name] = count + 1
+            layer_name = rule.default_name if count == 0 else f"{rule.default_name}_{count}"
+        python_name = self.fresh(layer_name if layer_name.isidentifier() else rule.default_name)
+        leading = [cst.Arg(self.translate.expression(args[k], line)) for k in rule.leading]
         keywords = [cst.Arg(self.translate.expression(args[k], line), keyword=cst.Name(k),
                             equal=_EQUAL)
-                    for k in args if k in api.DENSE_KEYWORDS]
-        creation = cst.Call(api.tf_attribute(self.translate.alias, "keras.layers.Dense"),
-                            [cst.Arg(args["units"]), *keywords,
+                    for k in args if k in rule.keywords]
+        creation = cst.Call(api.tf_attribute(self.translate.alias, f"keras.layers.{rule.keras}"),
+                            [*leading, *keywords,
                              cst.Arg(cst.SimpleString(f'"{layer_name}"'), keyword=cst.Name("name"),
                                      equal=_EQUAL)])
-        layer = self._bind(Node(python_name, LAYER, index, line))
+        layer = self._bind(Node(python_name, LAYER, index, line,
+                                weightless=rule.keras in api.WEIGHTLESS_LAYERS))
         self.replacements[index] = [_assign(python_name, creation)]
         application = cst.Call(cst.Name(python_name), [cst.Arg(args["inputs"])])
         reads = (layer, *self._reads(args["inputs"]))

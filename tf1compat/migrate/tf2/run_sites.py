@@ -48,7 +48,7 @@ class RunSites:
         """Where TF1 first initialized the variables: a call that gives them a TF1
         checkpoint's values instead, when $TF1_INIT_CHECKPOINT names one (so TF2 can start
         where a TF1 run started); None when the block has no variables yet or loaded once."""
-        created = [node for node in self.graph.nodes if node.kind in (VARIABLE, LAYER)]
+        created = [node for node in self.graph.nodes if node.holds_variables]
         if not created or self.loaded:
             return None
         self.loaded = True
@@ -200,7 +200,7 @@ class RunSites:
         for node in self.graph.nodes:
             if node.kind == VARIABLE and node.trainable:
                 elements.append(cst.Element(cst.Name(node.name)))
-            elif node.kind == LAYER:
+            elif node.kind == LAYER and node.holds_variables:
                 elements.append(cst.StarredElement(cst.Attribute(
                     cst.Name(node.name), cst.Name("trainable_variables"))))
         return cst.List(elements)

@@ -14,7 +14,14 @@ from tf1compat.migrate.tf2 import api
 
 # Calls rewritten as a whole (their arguments move), not by their name alone.
 _CALLS = {"assign", "assign_add", "assign_sub", "Variable", "to_float",
-          "losses.sigmoid_cross_entropy", "losses.mean_squared_error"}
+          "losses.sigmoid_cross_entropy", "losses.mean_squared_error",
+          "losses.sparse_softmax_cross_entropy", "losses.softmax_cross_entropy"}
+# tf.losses cross-entropies -> (their TF1 label parameter, the tf.nn function): with TF1's
+# default weights (1) and reduction (SUM_BY_NONZERO_WEIGHTS) each is the mean over the batch.
+_CROSS_ENTROPIES = {
+    "losses.sparse_softmax_cross_entropy": ("labels", "nn.sparse_softmax_cross_entropy_with_logits"),
+    "losses.softmax_cross_entropy": ("onehot_labels", "nn.softmax_cross_entropy_with_logits"),
+}
 
 
 class Unconvertible(Exception):
@@ -165,6 +172,16 @@ class _Rewriter(cst.CSTTransformer):
             if named is None or set(named) != {"x"}:
                 raise Unconvertible(self.line, "tf.to_float with a name")
             return cst.Call(self.t.tf("cast"), [cst.Arg(named["x"]), cst.Arg(self.t.tf("float32"))])
+        if v1 in _CROSS_ENTROPIES:
+            label, function = _CROSS_ENTROPIES[v1]
+            named = api.keyword_arguments(updated, (label, "logits"))
+            if named is None or set(named) != {label, "logits"}:
+                raise Unconvertible(self.line, f"tf.{v1} with weights, label smoothing, a "
+                                               "scope or a reduction")
+            inner = cst.Call(self.t.tf(function), [
+                cst.Arg(named[label], keyword=cst.Name("labels"), equal=_EQ),
+                cst.Arg(named["logits"], keyword=cst.Name("logits"), equal=_EQ)])
+            return cst.Call(self.t.tf("reduce_mean"), [cst.Arg(inner)])
         if v1 == "losses.sigmoid_cross_entropy":
             named = api.keyword_arguments(updated, ("multi_class_labels", "logits"))
             if named is None or set(named) != {"multi_class_labels", "logits"}:
