@@ -245,3 +245,24 @@ def test_tf115s_tf_keras_modules_become_tf_keras_tf1_api():
     changed = messages(findings, Kind.CHANGED)
     assert any(m.startswith("tensorflow.python.keras.layers.BatchNormalization -> tf_keras.api."
                             "_v1.keras.layers.BatchNormalization") for m in changed), changed
+
+
+def test_tf115s_estimator_modules_become_tf1compat_tf1_module():
+    code, findings = migrated("""\
+        import tensorflow as tf
+        from tensorflow.python.estimator.model_fn import ModeKeys
+        from tensorflow.python.estimator import estimator as estimator_lib
+        """)
+    assert "ModeKeys = tf1compat.tf1_module('tensorflow.python.estimator.model_fn').ModeKeys" \
+        in code
+    assert "estimator_lib = tf1compat.tf1_module('tensorflow.python.estimator').estimator" in code
+    namespace = {}
+    exec(compile(code.replace("tf.compat.v1.disable_v2_behavior()\n", ""), "x.py", "exec"),
+         namespace)  # noqa: S102
+    import tf1compat.estimator
+
+    assert namespace["ModeKeys"] is tf1compat.estimator.ModeKeys
+    assert namespace["estimator_lib"].Estimator is tf1compat.estimator.Estimator
+    changed = messages(findings, Kind.CHANGED)
+    assert any("TF 1.15's tensorflow.python.estimator was tensorflow-estimator" in m
+               for m in changed), changed

@@ -194,3 +194,43 @@ def test_tf115s_tf_keras_modules_are_legacy_keras_under_run():
     assert found["session_is_keras"] is True
     assert found["padded"] == [[1, 2], [0, 3]]
     assert found["outputs"] == [None, 4, 4, 2]
+
+
+ESTIMATOR_UNDER_RUN = '''
+import json
+from tf1compat.runner.user_view import open_view
+
+view = open_view()
+found = view.run("""
+import tensorflow as tf
+from tensorflow.python.estimator.model_fn import ModeKeys, EstimatorSpec
+from tensorflow.python.estimator import estimator
+from tensorflow.python.estimator.export.export_output import PredictOutput
+from tensorflow.python.estimator.estimator import _load_global_step_from_checkpoint_dir
+try:
+    from tensorflow.python.estimator.no_such_module import Thing
+    missing = None
+except ImportError as error:
+    missing = str(error)
+result = {
+    "same": [ModeKeys is tf.estimator.ModeKeys, EstimatorSpec is tf.estimator.EstimatorSpec,
+             estimator.Estimator is tf.estimator.Estimator,
+             PredictOutput is tf.estimator.export.PredictOutput],
+    "step": _load_global_step_from_checkpoint_dir("/nonexistent"),
+    "missing": missing,
+}
+""")["result"]
+print(json.dumps(found))
+'''
+
+
+def test_tf115s_estimator_modules_are_tensorflow_estimators_under_run():
+    """TF 1.15's `tensorflow.python.estimator.*` modules were tensorflow-estimator's: under
+    `run` they are, with tf1compat.estimator's own classes where `tf.estimator` has them."""
+    from isolated import run_json
+
+    found = run_json(ESTIMATOR_UNDER_RUN)
+    assert found["same"] == [True, True, True, True]
+    assert found["step"] == 0  # no checkpoint: step 0, as TF 1.15's helper said
+    assert "tensorflow.python.estimator.no_such_module" in found["missing"]
+    assert "use the public tf.estimator names" in found["missing"]

@@ -111,8 +111,39 @@ class PrivatePathsRule(Rule):
         self.callees: dict[cst.CSTNode, tuple[str, str, Any]] = {}  # use -> (module, name, home)
         self.tf = self.names.alias
         for imp in imports(node):
+            if self._estimator_import(imp):
+                continue
             for bound, target in bindings(imp):
                 self._rewrite_uses(imp, bound, target)
+
+    def _estimator_import(self, imp) -> bool:
+        """`from tensorflow.python.estimator.model_fn import ModeKeys`: TF 1.15's module there
+        was tensorflow-estimator's, which TF 2.21 lacks; each name becomes
+        `tf1compat.tf1_module("tensorflow.python.estimator.model_fn").ModeKeys`, as `run`
+        serves it (tf1compat.estimator's own classes where it has them)."""
+        from tf1compat.runner.private_modules import is_estimator_module
+
+        if isinstance(imp, cst.ImportFrom):
+            module = from_module(imp)
+            if not is_estimator_module(module) or isinstance(imp.names, cst.ImportStar):
+                return False
+            codes = {bound_name(alias): f"tf1compat.tf1_module({module!r}).{alias.name.value}"
+                     for alias in imp.names}
+        else:
+            names = [dotted(alias.name) or "" for alias in imp.names]
+            if not all(is_estimator_module(name) for name in names) or \
+                    not all(alias.asname for alias in imp.names):
+                return False
+            codes = {bound_name(alias): f"tf1compat.tf1_module({name!r})"
+                     for alias, name in zip(imp.names, names)}
+        AddImportsVisitor.add_needed_import(self.context, "tf1compat")
+        self.rebound.setdefault(imp, {}).update(codes)
+        self._report(f"estimator:{id(imp)}", imp, Kind.CHANGED,
+                     "TF 1.15's tensorflow.python.estimator was tensorflow-estimator, which TF "
+                     "2.21 does not have there: " + ", ".join(
+                         f"{bound} = {code}" for bound, code in codes.items())
+                     + " (tf1compat serves it, as `run` does)")
+        return True
 
     # -- uses ---------------------------------------------------------------------------
 
