@@ -27,7 +27,10 @@ def test_placeholders_and_a_train_loop_become_one_tf_function_step():
             print(sess.run(W))
         """)
     assert "optimizer = tf.keras.optimizers.SGD(learning_rate=0.5)" in out
-    assert "@tf.function\ndef train(x):\n    with tf.GradientTape() as tape:\n" \
+    # the placeholder's dtype and shape are the function's input signature: a value fed is
+    # converted to float32 and must have two columns, as TF1's feed did
+    assert "@tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])\n" \
+           "def train(x):\n    with tf.GradientTape() as tape:\n" \
            "        loss = tf.reduce_mean(tf.matmul(x, W))\n" in out
     assert "    variables = [W]\n    gradients = tape.gradient(loss, variables)\n" \
            "    optimizer.apply_gradients(zip(gradients, variables))\n    return loss\n" in out
@@ -380,3 +383,45 @@ def test_tf_layers_and_losses_arguments_without_a_keras_form_are_left(source, re
     with pytest.raises(Unconvertible) as raised:
         to_tf2(code)
     assert reason in raised.value.reason
+
+
+def test_fed_values_take_the_placeholders_dtype_as_tf1s_feed_did():
+    """NumPy's float64 data fed to a float32 placeholder: TF1 converted it; TF 2 takes the
+    placeholder's spec as the function's input signature and converts it the same way."""
+    out = tf2("""\
+        import numpy as np
+        import tensorflow as tf
+        x_data = np.linspace(-1, 1, 4)[:, np.newaxis]  # float64
+        x = tf.placeholder(tf.float32, x_data.shape)
+        w = tf.Variable(tf.ones([1, 1]))
+        y = tf.matmul(x, w)
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        value = sess.run(y, {x: x_data})
+        """)
+    assert "@tf.function(input_signature=[tf.TensorSpec(x_data.shape, tf.float32)])" in out
+    namespace = {}
+    exec(compile(out, "converted.py", "exec"), namespace)  # noqa: S102
+    assert namespace["value"].dtype.name == "float32"
+    assert namespace["value"].ravel().tolist() == pytest.approx([-1.0, -1 / 3, 1 / 3, 1.0])
+
+
+def test_tf2_names_get_their_arguments_as_tf2_takes_them():
+    """`tf.shape(x, "s")`: TF 2's second parameter is `out_type`; `keep_dims=` is TF 2's
+    `keepdims=`; `tf.sin`, the same function in TF 2.21's TF1 and TF 2 APIs with TF 1.15's
+    parameters, passes as it is; `tf.nn.top_k`, also one object there, is TF 1.15's no more
+    (`index_type` stands where `name` was) and is not taken as it is."""
+    out = tf2("""\
+        import tensorflow as tf
+        x = tf.constant([[1.0, 2.0]])
+        s = tf.shape(x, "shape_of_x")
+        r = tf.reduce_sum(x, 1, keep_dims=True)
+        t = tf.sin(x)
+        """)
+    assert 's = tf.shape(x, name="shape_of_x")' in out
+    assert "r = tf.reduce_sum(x, 1, keepdims=True)" in out
+    assert "t = tf.sin(x)" in out
+    from tf1compat.migrate.tf2 import api
+
+    assert api.same_object_in_tf2("sin") and not api.same_object_in_tf2("nn.top_k")
+    assert not api.same_object_in_tf2("group")  # orders a TF1 graph: not a value

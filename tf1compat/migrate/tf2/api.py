@@ -7,6 +7,7 @@ tf1compat pipeline and the report names the call.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Optional
 
 import libcst as cst
@@ -19,7 +20,7 @@ constant zeros ones zeros_like ones_like reshape concat stack identity tanh sigm
 float16 float32 float64 int32 int64 bool string device
 nn.relu nn.relu6 nn.tanh nn.sigmoid nn.softmax nn.log_softmax nn.sigmoid_cross_entropy_with_logits
 nn.softmax_cross_entropy_with_logits nn.sparse_softmax_cross_entropy_with_logits nn.bias_add
-nn.l2_loss math.log math.exp executing_eagerly
+nn.l2_loss math.log math.exp executing_eagerly nn.softplus nn.softsign nn.elu nn.selu nn.leaky_relu
 train.Coordinator errors.OpError errors.OutOfRangeError errors.InvalidArgumentError
 errors.NotFoundError
 """.split())
@@ -31,12 +32,51 @@ DATA_KEPT_OUT = frozenset({"data.Iterator", "data.make_one_shot_iterator",
                            "data.get_output_shapes", "data.get_output_classes"})
 
 
+@functools.lru_cache(maxsize=None)
+def same_object_in_tf2(v1: str) -> bool:
+    """Whether TF 2.21 exports one object as both `tf.compat.v1.<v1>` and `tf.<v1>` (`nn.softplus`,
+    `sin`, `clip_by_value`): TensorFlow's own API says the TF1 function is the TF 2 one. A
+    class (`tf.Variable` is not even that) and a module are not taken: only functions."""
+    import inspect
+
+    import tensorflow as tf
+
+    if v1 in _GRAPH_CONTROL:
+        return False
+    found = []
+    for root in (tf.compat.v1, tf):
+        value = root
+        try:
+            for part in v1.split("."):
+                value = getattr(value, part)
+        except AttributeError:
+            return False
+        found.append(value)
+    if found[0] is not found[1] or not inspect.isfunction(inspect.unwrap(found[0])):
+        return False
+    # and TF 1.15's own function took the same parameters (TF 2.21's top_k, the same object
+    # in both APIs, has `index_type` where TF 1.15's had `name`)
+    from tf1compat.migrate.rules.tf115_positions import tf115_parameters
+    from tf1compat.surface import compare, reading
+
+    theirs = tf115_parameters(f"tf.{v1}")
+    ours = reading.describe(found[1]).get("parameters")
+    return theirs is not None and ours is not None and \
+        compare.signature_difference(theirs, ours) is None
+
+
+# Same objects in both APIs that order a TF1 graph rather than compute values: a step function
+# orders its ops itself.
+_GRAPH_CONTROL = frozenset({"control_dependencies", "group", "no_op", "tuple"})
+
+
 def is_same_data_name(v1: str) -> bool:
     return v1.startswith("data.") and v1 not in DATA_KEPT_OUT
 
 
 # TF 2 names the rules write (seen again when a rewritten statement is read).
-TF2_NAMES = frozenset({"function", "GradientTape", "Variable", "config.list_logical_devices",
+TF2_NAMES = frozenset({"function", "GradientTape", "Variable", "TensorSpec",
+                       "config.list_logical_devices",
                        "random.set_seed", "random.normal", "random.uniform",
                        "random.truncated_normal", "math.squared_difference",
                        "nest.map_structure"})

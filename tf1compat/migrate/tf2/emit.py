@@ -65,7 +65,7 @@ class FunctionBuilder:
         body = self._statements(forward, returns if not trains else [])
         if trains:
             body = self._training(trains[0], body, returns)
-        decorators = [cst.Decorator(self.t.tf("function"))] if params or trains else []
+        decorators = [cst.Decorator(self._tf_function(params))] if params or trains else []
         definition = cst.FunctionDef(
             cst.Name(name), cst.Parameters([cst.Param(cst.Name(p.name)) for p in params]),
             cst.IndentedBlock(body), decorators=decorators,
@@ -77,6 +77,15 @@ class FunctionBuilder:
         function = Function(name, params, returns, definition, after)
         self.functions[key] = function
         return function
+
+    def _tf_function(self, params: list[Node]) -> cst.BaseExpression:
+        """`tf.function`, with the fed placeholders' specs as its input signature."""
+        if not params:
+            return self.t.tf("function")
+        return cst.Call(self.t.tf("function"), [cst.Arg(
+            cst.List([cst.Element(p.expression) for p in params]),
+            keyword=cst.Name("input_signature"),
+            equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))])
 
     def definitions_after(self, index: int) -> list[cst.FunctionDef]:
         return [f.definition for f in self.functions.values() if f.after == index]

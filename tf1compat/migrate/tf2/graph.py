@@ -128,7 +128,7 @@ class Graph:
         replacement, if any, is in `replacements`)."""
         v1 = self.translate.v1_name(value.func) if isinstance(value, cst.Call) else None
         if v1 == "placeholder":
-            self._bind(Node(target, PLACEHOLDER, index, line))
+            self._bind(Node(target, PLACEHOLDER, index, line, self._spec(value, line)))
             return True
         if v1 in ("global_variables_initializer", "local_variables_initializer"):
             self._bind(Node(target, INIT, index, line))
@@ -184,6 +184,18 @@ class Graph:
         if wrapper is None:
             self._bind(Node(target, EAGER, index, line, expression, reads))
         return False
+
+    def _spec(self, placeholder: cst.Call, line: int) -> cst.Call:
+        """`tf.TensorSpec(shape, dtype)` of `tf.placeholder(dtype, shape)`: the function it is
+        fed to takes it in its input signature, so a fed value becomes that dtype and must have
+        that shape, as TF1's feed did (float64 NumPy data fed to a float32 placeholder)."""
+        args = api.keyword_arguments(placeholder, ("dtype", "shape", "name"))
+        if args is None or "dtype" not in args:
+            raise Unconvertible(line, "tf.placeholder without its dtype written out")
+        shape = self.translate.expression(args["shape"], line) if "shape" in args \
+            else cst.Name("None")
+        return cst.Call(self.translate.tf("TensorSpec"), [
+            cst.Arg(shape), cst.Arg(self.translate.expression(args["dtype"], line))])
 
     def _optimizer(self, value, line: int) -> Optional[cst.BaseExpression]:
         """The Keras optimizer for `tf.train.XOptimizer(...)`, or for `A if test else B` of two

@@ -143,12 +143,38 @@ class _Rewriter(cst.CSTTransformer):
             return self.t.tf(upgraded[0])  # its keywords: leave_Call
         if v1 in api.MODERN:  # `import modern` is added when the program reads it
             return cst.Attribute(cst.Name("modern"), cst.Name(api.MODERN[v1]))
+        if api.same_object_in_tf2(v1):
+            return self.t.tf(v1)
         if v1 in api.INITIALIZERS:
             return self.t.tf(api.INITIALIZERS[v1])
         raise self._refuse(v1)
 
+    def _tf1_arguments(self, v1: str, call: cst.Call) -> cst.Call:
+        """A call of a TF1 name kept as the TF 2 one, its arguments written for TF 2's
+        parameters: positional ones TF 2 reads as others become TF 1.15's keywords
+        (`tf.shape(x, "s")`: TF 2's second is `out_type`), then the keywords TF 2 renamed get
+        their TF 2 names, from tf_upgrade_v2's table (`keep_dims=` -> `keepdims=`)."""
+        from tf1compat.migrate.findings import Kind
+        from tf1compat.migrate.rules.tf115_positions import moved_from, rewrite_call
+        from tf1compat.migrate.upgrade_v2 import keyword_renames
+
+        plan = moved_from(v1)
+        if plan is not None:
+            call, said = rewrite_call(call, plan, f"tf.{v1}")
+            if said is not None and said[0] is Kind.NOT_CONVERTED:
+                raise Unconvertible(self.line, said[1])
+        renames = keyword_renames(f"tf.{v1}")
+        if not renames:
+            return call
+        return call.with_changes(args=[
+            arg.with_changes(keyword=cst.Name(renames[arg.keyword.value]))
+            if arg.keyword is not None and arg.keyword.value in renames else arg
+            for arg in call.args])
+
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         v1 = self.t.v1_name(original.func)
+        if v1 and (v1 in api.SAME or api.same_object_in_tf2(v1)):
+            updated = self._tf1_arguments(v1, updated)
         upgraded = api.upgraded(v1) if v1 else None
         if upgraded is not None and upgraded[1]:
             return updated.with_changes(args=[
