@@ -39,7 +39,7 @@ from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
 from tf1compat.migrate.rules.contrib import dotted
-from tf1compat.migrate.rules.tf115_positions import call_plan, rewrite_call, tf115_parameters
+from tf1compat.migrate.rules.tf115_positions import call_plan, rewrite_reported, tf115_parameters
 from tf1compat.migrate.rules.tf_keras import V1_KERAS
 
 _PACKAGE = "tensorflow.python"
@@ -294,10 +294,7 @@ class PrivatePathsRule(Rule):
         plan = call_plan(parameters, [home.value], rename=True) if parameters else None
         if plan is None:
             return updated_node
-        updated_node, said = rewrite_call(updated_node, plan, f"{module}.{name}")
-        if said is not None:
-            self.add(original_node, *said)
-        return updated_node
+        return rewrite_reported(self, original_node, updated_node, plan, f"{module}.{name}")
 
     def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
         code = self.replacements.get(original_node)

@@ -35,6 +35,17 @@ def _tf115() -> dict[str, Any]:
     return reference.load().names
 
 
+def _walk(path: str, root: Any) -> Any:
+    """`root.<path>`, or None where TF 2.21 has none."""
+    value = root
+    try:
+        for part in path.split("."):
+            value = getattr(value, part)
+    except (AttributeError, ImportError):
+        return None
+    return value
+
+
 def _parameters_of(value: Any) -> Optional[tuple[list[str], set[str]]]:
     """(positional names, all names) of a TF 2.21 callable, or None where it has no signature."""
     try:
@@ -49,13 +60,8 @@ def _parameters_of(value: Any) -> Optional[tuple[list[str], set[str]]]:
 
 def _tf2_parameters(path: str, root: Any) -> Optional[tuple[list[str], set[str]]]:
     """(positional names, all names) of `path` under `root` in TF 2.21, or None."""
-    value = root
-    try:
-        for part in path.split("."):
-            value = getattr(value, part)
-    except (AttributeError, ImportError):
-        return None
-    return _parameters_of(value)
+    value = _walk(path, root)
+    return None if value is None else _parameters_of(value)
 
 
 def _first_moved(tf115: list[str], tf2: list[str], tf2_names: set[str]) -> Optional[int]:
@@ -118,16 +124,6 @@ def tf115_entry(path: str) -> Optional[dict[str, Any]]:
             not entry.get("parameters"):
         return None
     return entry
-
-
-def _walk(path: str, root: Any) -> Any:
-    value = root
-    try:
-        for part in path.split("."):
-            value = getattr(value, part)
-    except (AttributeError, ImportError):
-        return None
-    return value
 
 
 def tf115_parameters(key: str, public: Optional[str] = None) -> Optional[list[list]]:
@@ -261,6 +257,15 @@ def rewrite_call(node: cst.Call, plan: CallPlan, label: str
     return node.with_changes(args=args), (Kind.CHANGED, f"{label}(...): {'; '.join(said)}")
 
 
+def rewrite_reported(rule: Rule, original: cst.Call, updated: cst.Call, plan: CallPlan,
+                     label: str) -> cst.Call:
+    """`rewrite_call`, with what it did added to `rule`'s findings at the original call."""
+    updated, said = rewrite_call(updated, plan, label)
+    if said is not None:
+        rule.add(original, *said)
+    return updated
+
+
 class Tf115PositionsRule(Rule):
     NAME = "tf115-positions"
     DESCRIPTION = ("positional arguments TF 2.21 would read as other parameters -> TF 1.15's "
@@ -275,10 +280,7 @@ class Tf115PositionsRule(Rule):
         plan = moved_from(path)
         if plan is None:
             return updated_node
-        updated_node, said = rewrite_call(updated_node, plan, f"tf.{path}")
-        if said is not None:
-            self.add(original_node, *said)
-        return updated_node
+        return rewrite_reported(self, original_node, updated_node, plan, f"tf.{path}")
 
     def _rename_keywords(self, original_node: cst.Call, path: str, node: cst.Call) -> cst.Call:
         renamed = renamed_keywords(path)
