@@ -23,7 +23,7 @@ _EXPORTS = {
     "JitLevel": "tf1compat.shared.options",
     "session": "tf1compat.compat_session",
     "config_proto": "tf1compat.compat_session",
-    "tf1_module": "tf1compat.runner.private_modules",
+    "tf1_module": "tf1compat.runner.outside_run",
     "GpuOptionsIgnoredWarning": "tf1compat.compat_session",
     "Placement": "tf1compat.shared.placement",
     "Tf1CompatError": "tf1compat.shared.errors",

@@ -21,6 +21,12 @@ PRIVATE_MODULE = re.compile(r"^tensorflow\.(python|core|tools|compiler|tsl|dtens
 # code imports under it) names no private module the project relies on.
 PRIVATE_ROOTS = frozenset(f"tensorflow.{top}" for top in (
     "python", "core", "tools", "compiler", "tsl", "dtensor", "lite"))
+# Strings naming a TF 1.15 path TF1 code imports, which TF 2.21 does not have: tf1compat reads
+# nothing of TF 2.21 there, it serves the path itself (and says where).
+TF115_ONLY_PATHS = {
+    "tensorflow.python.estimator": "TF 1.15's re-export of tensorflow-estimator, served from "
+                                   "that library (tf1compat.runner.private_modules)",
+}
 DOTTED = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)+$")
 
 # Private names of Python itself.
@@ -99,7 +105,7 @@ def module_uses(path: Path, root: Path) -> tuple[list[Use], list[Use], set[str]]
                         aliases[alias.asname] = alias.name
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and \
                 DOTTED.match(node.value) and PRIVATE_MODULE.match(node.value) and \
-                node.value not in PRIVATE_ROOTS:
+                node.value not in PRIVATE_ROOTS and node.value not in TF115_ONLY_PATHS:
             dotted.append(Use(node.value, where))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             defined.add(node.name)

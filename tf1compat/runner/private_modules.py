@@ -253,32 +253,3 @@ def tree_of(root: Any, usage: Any) -> PrivateTree:
     if tree is None:
         tree = root.__dict__["_tf1_private"] = PrivateTree(root, usage)
     return tree
-
-
-_outside_run: list[PrivateTree] = []  # the views of a program not under `run`, made once
-
-
-def tf1_module(name: str) -> types.ModuleType:
-    """TF 1.15's module `name` (`tensorflow.python.eager.profiler`) as `tf1compat run` serves
-    it, for a program not under `run` (what `migrate` writes for a module TF 2.21 lacks): the
-    names it serves resolve, the others fail at their use, naming what to do instead.
-
-    Raises:
-      PrivateImportError: neither TF 1.15's listing nor TF 2.21 has the module.
-    """
-    if not _outside_run:
-        import importlib.util
-
-        import tensorflow as tf
-
-        from tf1compat.runner import shim
-
-        legacy_keras = importlib.util.find_spec("tf_keras") is not None
-        root = shim.TF1Module(tf.compat.v1, "", legacy_keras=legacy_keras)
-        _outside_run.append(PrivateTree(root, shim.usage))
-    module = _outside_run[0].module(name)
-    if module is None:
-        raise PrivateImportError(f"tf1compat.tf1_module({name!r}): neither TF 1.15's listing "
-                                 "of TensorFlow's modules (tf1compat/runner/private_paths) nor "
-                                 "TF 2.21 has that module", name=name)
-    return module

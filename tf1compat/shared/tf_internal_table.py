@@ -286,6 +286,13 @@ CONTRIB_LOOKUP = TfInternal(
     feature="tf.contrib.lookup",
     without="tf.contrib.lookup fails to load")
 
+CONTRIB_SUMMARY = TfInternal(
+    "tensorflow.python.ops.summary_ops_v2", ("",),
+    used_for="TF 1.15's contrib.summary functions, which TF 2.21 keeps there with no public "
+             "name",
+    feature="tf.contrib.summary",
+    without="tf.contrib.summary's names fail where they are read")
+
 UPGRADE_TABLES = TfInternal(
     "tensorflow.tools.compatibility",
     ("all_renames_v2.manual_symbol_renames", "all_renames_v2.addons_symbol_mappings",
