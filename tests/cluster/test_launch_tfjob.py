@@ -26,10 +26,19 @@ LAYOUT = ("--ps", "1", "--workers", "2", "--tf1-flags", "--grace", "5")
 IMAGE = "registry.example.com/train:1"
 
 
+_GIVEN: set[int] = set()  # ports handed out here: the OS may offer a closed one again
+
+
 def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A free local port not handed out before in this process (two replicas of one job
+    given the same port would be refused as duplicate addresses)."""
+    while True:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        if port not in _GIVEN:
+            _GIVEN.add(port)
+            return port
 
 
 def _emit(*args):
