@@ -14,6 +14,7 @@ changes for TensorFlow or any library.
 
 from __future__ import annotations
 
+import functools
 import types
 from typing import Any, Callable, Optional
 
@@ -210,8 +211,10 @@ class EstimatorModule(types.ModuleType):
                 "tf1compat)>")
 
 
+@functools.lru_cache(maxsize=1)
 def _own_estimator_classes() -> dict[int, type]:
-    """{id of the library's class: tf1compat.estimator's subclass standing for it}."""
+    """{id of the library's class: tf1compat.estimator's subclass standing for it}, made once:
+    every attribute a script reads from an estimator module looks it up."""
     import tf1compat.estimator as served
 
     return {id(own.__mro__[1]): own for own in (served.Estimator, served.EstimatorSpec,
