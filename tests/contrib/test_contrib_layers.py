@@ -142,7 +142,7 @@ def test_batch_norm_training_inference_and_moving_updates(graph):
     graph.run(v1.global_variables_initializer())
     normalized, _ = graph.run([out, updates], {x: data})
     expected = (data - data.mean(0)) / data.std(0)
-    np.testing.assert_allclose(normalized, expected, rtol=1e-4)
+    np.testing.assert_allclose(normalized, expected, rtol=1e-4, atol=1e-5)
     moving_mean, moving_variance = graph.run(
         [v for v in v1.global_variables() if "moving" in v.op.name])
     np.testing.assert_allclose(moving_mean, 0.5 * data.mean(0), rtol=1e-5)
@@ -150,7 +150,7 @@ def test_batch_norm_training_inference_and_moving_updates(graph):
     np.testing.assert_allclose(moving_variance, 0.5 + 0.5 * data.var(0, ddof=1), rtol=1e-4)
     inference = graph.run(out, {x: data, training: False})
     np.testing.assert_allclose(inference, (data - moving_mean) / np.sqrt(moving_variance),
-                               rtol=1e-4)
+                               rtol=1e-4, atol=1e-5)
 
 
 def test_batch_norm_without_update_collection_and_dropout_modes(graph):

@@ -68,7 +68,7 @@ def test_cudnn_compatible_lstm_has_no_forget_bias(graph):
     kernel, bias = graph.run(v1.trainable_variables())
     i, j, f, o = np.split(np.concatenate([x, np.zeros([1, 3])], 1) @ kernel + bias, 4, axis=1)
     c1 = sigmoid(i) * np.tanh(j)  # c0 = 0, forget bias 0
-    np.testing.assert_allclose(graph.run(output), np.tanh(c1) * sigmoid(o), rtol=1e-5)
+    np.testing.assert_allclose(graph.run(output), np.tanh(c1) * sigmoid(o), rtol=1e-5, atol=1e-6)
 
 
 def test_cudnn_compatible_gru_follows_cudnns_formula(graph):
@@ -90,5 +90,5 @@ def test_cudnn_compatible_gru_follows_cudnns_formula(graph):
                                + weights["candidate/hidden_projection/bias"]))
     expected = u * h0 + (1 - u) * candidate
     out, new = graph.run([output, state])
-    np.testing.assert_allclose(out, expected, rtol=1e-5)
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
     np.testing.assert_array_equal(out, new)
