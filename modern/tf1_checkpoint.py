@@ -56,6 +56,13 @@ def checkpoint_path(checkpoint: str) -> str:
     return checkpoint
 
 
+def tf1_name(variable) -> str:
+    """The name TF1 gave a variable (its op name): a Keras weight's path (`dense/kernel`),
+    a tf.Variable's name without `:0` (`scope/w`). TF1 code reads it as `v.op.name`."""
+    name = getattr(variable, "path", None) or variable.name
+    return name[:-2] if name.endswith(":0") else name
+
+
 def tf1_names(objects: Iterable) -> dict[str, object]:
     """{TF1 name: variable} of tf.Variables and (built) Keras layers."""
     named: dict[str, object] = {}
@@ -64,8 +71,7 @@ def tf1_names(objects: Iterable) -> dict[str, object]:
         variables = list(weights) if weights is not None and not hasattr(item, "assign") \
             else [item]
         for variable in variables:
-            name = getattr(variable, "path", None) or variable.name
-            name = name[:-2] if name.endswith(":0") else name
+            name = tf1_name(variable)
             if name in named and named[name] is not variable:
                 raise CheckpointMismatchError(
                     f"two variables of the program are both named {name!r}: a TF1 checkpoint "
@@ -148,4 +154,4 @@ def load_initial(objects: Iterable, environ: Optional[Mapping[str, str]] = None
 
 
 __all__ = ["CheckpointMismatchError", "INIT_CHECKPOINT_VARIABLE", "checkpoint_path", "load",
-           "load_initial", "tf1_names"]
+           "load_initial", "tf1_name", "tf1_names"]

@@ -61,6 +61,28 @@ def test_a_tf_layers_cnn_rewritten_to_keras_layers_matches_tf115(tmp_path, monke
     assert all(expected == actual for expected, actual in agreements), agreements
 
 
+def test_layers_built_in_a_loop_from_hparams_match_tf115(tmp_path, monkeypatch, tf1_python):
+    """hparams_model.py: Dense layers made in a `for` over the hyper-parameters, the
+    optimizer picked from a table by name (Momentum here), the variables listed before any
+    run, a feed dict kept in a name. The TF2 rewrite, started from the TF1 run's checkpoint,
+    prints TF 1.15's variable names and shapes and its losses before and after 12 steps."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    shutil.copy(CORPUS / "hparams_model.py", folder)
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    arguments = ["--hparams", "learning_rate=0.05,hidden=[6,4],activation=tanh,"
+                 "train_steps=12,optimizer=momentum,use_bias=false"]
+    outcome, comparisons = compare_migrated_tf2(folder / "hparams_model.py", arguments,
+                                                tf1_python, None, 1e-4, 1e-6, 300,
+                                                runner=recorded_tf1)
+    assert outcome["ok"], outcome
+    assert outcome["sides"]["tf2"]["converted"]
+    agreements = [(a.expected, a.actual) for a in comparisons["tf2"].agreements]
+    assert all(expected == actual for expected, actual in agreements), agreements
+    assert ("5.31471", "5.31471") in agreements and ("1.32001", "1.32001") in agreements
+
+
 @pytest.mark.no_rewritten_ops
 def test_bad_input_names_the_option_and_the_value(tmp_path):
     (tmp_path / "script.py").write_text("print(1)\n")

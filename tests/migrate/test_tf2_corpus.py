@@ -13,8 +13,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "legacy_scripts"))
 import corpus  # noqa: E402
 
 # Their initial values are deterministic (zeros, constants, numpy; queue_csv_reader has no
-# variables), so no checkpoint is needed for TF 2 to start where TF 1.15 did (layers_model.py's are not: its compare starts both from
-# one checkpoint, tests/compare/test_compare_migrated_tf2.py).
+# variables), so no checkpoint is needed for TF 2 to start where TF 1.15 did (layers_model.py's
+# and hparams_model.py's are not: their compares start both from one checkpoint,
+# tests/compare/test_compare_migrated_tf2.py).
 CONVERTED = ("config_constructor.py", "config_attributes.py", "two_gpu_towers.py",
              "app_flags.py", "interactive_session.py", "eager_linear_regression.py",
              "mnist_softmax.py", "flags_shared.py", "queue_csv_reader.py")

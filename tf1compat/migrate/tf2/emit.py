@@ -12,6 +12,7 @@ import dataclasses
 import libcst as cst
 
 from tf1compat.migrate.tf2.graph import LAYER, PLACEHOLDER, TRAIN, VARIABLE, Graph, Node
+from tf1compat.migrate.tf2.layer_nodes import variables_element
 from tf1compat.migrate.tf2.translate import Translator, Unconvertible
 
 
@@ -93,9 +94,15 @@ class FunctionBuilder:
     def _statements(self, nodes: list[Node], returns: list[Node]) -> list[cst.BaseStatement]:
         lines: list[cst.BaseStatement] = []
         groups: list[tuple[object, list[cst.BaseStatement]]] = []
+        looped: set[int] = set()  # a loop computes several nodes: it is written once
         for node in nodes:
             last = node is nodes[-1]
-            if last and len(returns) == 1 and returns[0] is node and node.wrapper is None:
+            if node.statement is not None:
+                if id(node.statement) in looped:
+                    continue
+                looped.add(id(node.statement))
+                statement = node.statement
+            elif last and len(returns) == 1 and returns[0] is node and node.wrapper is None:
                 statement = cst.SimpleStatementLine([cst.Return(node.expression)])
                 returns = []
             else:
@@ -118,11 +125,9 @@ class FunctionBuilder:
     def _training(self, train: Node, forward: list, returns: list[Node]) -> list:
         trainable = []
         for leaf in train.leaves():
-            if leaf.kind == VARIABLE and leaf.trainable:
-                trainable.append(cst.Element(cst.Name(leaf.name)))
-            elif leaf.kind == LAYER and leaf.holds_variables:
-                trainable.append(cst.StarredElement(cst.Attribute(
-                    cst.Name(leaf.name), cst.Name("trainable_variables"))))
+            if (leaf.kind == VARIABLE and leaf.trainable) or \
+                    (leaf.kind == LAYER and leaf.holds_variables):
+                trainable.append(variables_element(leaf))
         if not trainable:
             raise Unconvertible(train.line, f"{train.name} minimizes a loss of no variable")
         if len(trainable) == 1 and isinstance(trainable[0], cst.StarredElement):

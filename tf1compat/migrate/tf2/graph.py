@@ -7,64 +7,16 @@ with the line, why a statement has no `--to tf2` form.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Optional
 
 import libcst as cst
 
-from tf1compat.migrate.tf2 import api
+from tf1compat.migrate.tf2 import api, layer_nodes, optimizer_makers
+from tf1compat.migrate.tf2.nodes import (  # noqa: F401 (the kinds, used by the modules of tf2)
+    BATCH, EAGER, FEED, INIT, LAYER, LAZY, OPTIMIZER, PLACEHOLDER, TENSOR, TRAIN, VARIABLE,
+    Node,
+    assign as _assign)
 from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
-
-PLACEHOLDER, VARIABLE, LAYER, OPTIMIZER, TENSOR, TRAIN, EAGER, INIT, BATCH = (
-    "placeholder", "variable", "layer", "optimizer", "tensor", "train", "eager", "init",
-    "batch element")
-LAZY = (PLACEHOLDER, VARIABLE, TENSOR, TRAIN)
-
-
-@dataclasses.dataclass(eq=False)
-class Node:
-    name: str
-    kind: str
-    index: int                       # the statement of the block that defines it
-    line: int
-    expression: Optional[cst.BaseExpression] = None
-    reads: tuple["Node", ...] = ()
-    wrapper: Optional[cst.With] = None  # a `with tf.device(...)` around it
-    optimizer: Optional[str] = None     # TRAIN: the optimizer's name
-    loss: Optional["Node"] = None       # TRAIN: what it minimizes
-    global_step: Optional["Node"] = None
-    trainable: bool = True
-    batch: Optional[tuple[str, int, int]] = None  # BATCH: (iterator, position, elements)
-    weightless: bool = False  # LAYER: one that holds no variables (pooling, flatten)
-
-    @property
-    def holds_variables(self) -> bool:
-        return self.kind == VARIABLE or (self.kind == LAYER and not self.weightless)
-
-    def closure(self) -> list["Node"]:
-        """This node and every TENSOR/TRAIN node it reads, in definition order."""
-        seen: dict[int, Node] = {}
-
-        def visit(node: Node) -> None:
-            if id(node) in seen or node.kind not in (TENSOR, TRAIN):
-                return
-            seen[id(node)] = node
-            for read in node.reads:
-                visit(read)
-            if node.loss is not None:
-                visit(node.loss)
-        visit(self)
-        return sorted(seen.values(), key=lambda node: (node.index, node.line))
-
-    def leaves(self) -> list["Node"]:
-        """The placeholders, variables and layers the closure reads, in definition order."""
-        found: dict[int, Node] = {}
-        for node in self.closure():
-            for read in node.reads:
-                if read.kind in (PLACEHOLDER, VARIABLE, LAYER):
-                    found[id(read)] = read
-        return sorted(found.values(), key=lambda node: (node.index, node.line))
-
 
 class Graph:
     """The nodes of one block, the statements that replace graph statements, and the
@@ -88,12 +40,12 @@ class Graph:
         self.taken.add(name)
         return name
 
-    def _bind(self, node: Node) -> Node:
+    def bind(self, node: Node) -> Node:
         self.env[node.name] = node
         self.nodes.append(node)
         return node
 
-    def _reads(self, expression: cst.BaseExpression) -> tuple[Node, ...]:
+    def reads(self, expression: cst.BaseExpression) -> tuple[Node, ...]:
         return tuple(self.env[name] for name in names_read(expression) if name in self.env)
 
     def add_batch(self, index: int, line: int, targets: list[str], iterator: str,
@@ -102,7 +54,7 @@ class Graph:
         fetched together by a Session.run (the statement leaves); `batch =
         iterator.get_next()`: the whole element (position None)."""
         for position, target in enumerate(targets):
-            self._bind(Node(target, BATCH, index, line, batch=(
+            self.bind(Node(target, BATCH, index, line, batch=(
                 iterator, position if unpacked else None, len(targets))))
 
     def _one_shot(self, index: int, line: int, target: str, dataset) -> bool:
@@ -113,13 +65,13 @@ class Graph:
         if dataset is False:
             raise Unconvertible(line, "an initializable iterator (each initializer run "
                                       "restarts it, with the values then fed)")
-        reads = self._reads(dataset)
+        reads = self.reads(dataset)
         if any(read.kind != EAGER for read in reads):
             raise Unconvertible(line, f"iterator {target} of a dataset made from fed or "
                                       "graph tensors")
         expression = cst.Call(cst.Name("iter"), [cst.Arg(self.translate.expression(
             dataset, line))])
-        self._bind(Node(target, EAGER, index, line, expression, reads))
+        self.bind(Node(target, EAGER, index, line, expression, reads))
         return False
 
     def add_assignment(self, index: int, line: int, target: str, value: cst.BaseExpression,
@@ -128,24 +80,31 @@ class Graph:
         replacement, if any, is in `replacements`)."""
         v1 = self.translate.v1_name(value.func) if isinstance(value, cst.Call) else None
         if v1 == "placeholder":
-            self._bind(Node(target, PLACEHOLDER, index, line, self._spec(value, line)))
+            self.bind(Node(target, PLACEHOLDER, index, line, self._spec(value, line)))
             return True
         if v1 in ("global_variables_initializer", "local_variables_initializer"):
-            self._bind(Node(target, INIT, index, line))
+            self.bind(Node(target, INIT, index, line))
             return True
         if self.scopes and (v1 in api.LAYERS or v1 == "layers.dropout"):
             raise Unconvertible(line, "a tf.layers layer inside tf.variable_scope (the TF1 "
                                       "names of its variables carry the scope; Keras' do not)")
         if v1 in api.LAYERS:
-            return self._layer(api.LAYERS[v1], v1, index, line, target, value, wrapper)
+            return layer_nodes.add_layer(self, api.LAYERS[v1], v1, index, line, target, value,
+                                         wrapper)
         if v1 == "layers.dropout":
-            return self._dropout(index, line, target, value)
+            source = layer_nodes.dropout_source(value, line)
+            self.bind(Node(target, TENSOR, index, line, source, self.reads(source)))
+            return True
+        table = optimizer_makers.maker_table(self.translate, value, line)
+        if table is not None:
+            self.bind(Node(target, EAGER, index, line, table, makes_optimizers=True))
+            return False
         creation = self._optimizer(value, line)
         if creation is not None and self.scopes:
             raise Unconvertible(line, "an optimizer inside tf.variable_scope (the TF1 names "
                                       "of its slots carry the scope)")
         if creation is not None:
-            self._bind(Node(target, OPTIMIZER, index, line))
+            self.bind(Node(target, OPTIMIZER, index, line))
             self.taken.add(target)
             self.replacements[index] = [_assign(target, creation)]
             return True
@@ -155,11 +114,15 @@ class Graph:
         iterator = _iterated(value, v1)
         if iterator is not None:
             return self._one_shot(index, line, target, iterator)
+        feed = self._feed(value, line)
+        if feed is not None:
+            self.bind(Node(target, FEED, index, line, feed))
+            return False
         named_by_tf1 = v1 == "get_variable"
         if named_by_tf1:
             value = self._get_variable(value, line)
             v1 = "Variable"
-        reads = self._reads(value)
+        reads = self.reads(value)
         if any(read.kind == BATCH for read in reads):
             raise Unconvertible(line, f"{target} is computed from a tf.data batch (only "
                                       "Session.run of the whole batch is converted)")
@@ -175,14 +138,14 @@ class Graph:
                                 for arg in value.args)
             if not named_by_tf1:
                 expression = self._tf1_named(expression)
-            self._bind(Node(target, VARIABLE, index, line, expression, reads, wrapper,
+            self.bind(Node(target, VARIABLE, index, line, expression, reads, wrapper,
                             trainable=trainable))
             return False
         if any(read.kind in LAZY for read in reads):
-            self._bind(Node(target, TENSOR, index, line, expression, reads, wrapper))
+            self.bind(Node(target, TENSOR, index, line, expression, reads, wrapper))
             return True
         if wrapper is None:
-            self._bind(Node(target, EAGER, index, line, expression, reads))
+            self.bind(Node(target, EAGER, index, line, expression, reads))
         return False
 
     def _spec(self, placeholder: cst.Call, line: int) -> cst.Call:
@@ -197,6 +160,21 @@ class Graph:
         return cst.Call(self.translate.tf("TensorSpec"), [
             cst.Arg(shape), cst.Arg(self.translate.expression(args["dtype"], line))])
 
+    def _feed(self, value, line: int) -> Optional[cst.Dict]:
+        """`{x: data, y: labels}` of placeholders, kept for a later `Session.run` ->
+        `{"x": data, "y": labels}`: the runs pass each value to the function by its
+        placeholder's name (the dict still holds the values it was made with)."""
+        if not isinstance(value, cst.Dict) or not value.elements or not all(
+                isinstance(element, cst.DictElement) and isinstance(element.key, cst.Name) and
+                self.env.get(element.key.value, _NONE).kind == PLACEHOLDER
+                for element in value.elements):
+            return None
+        if not all(self.fixed(element.value) for element in value.elements):
+            raise Unconvertible(line, "a feed dict of tensors")
+        return value.with_changes(elements=[element.with_changes(
+            key=cst.SimpleString(f'"{element.key.value}"'),
+            value=self.translate.expression(element.value, line)) for element in value.elements])
+
     def _optimizer(self, value, line: int) -> Optional[cst.BaseExpression]:
         """The Keras optimizer for `tf.train.XOptimizer(...)`, or for `A if test else B` of two
         of them (the test evaluated once, where TF1 built the optimizer); None for others."""
@@ -209,7 +187,15 @@ class Graph:
         v1 = self.translate.v1_name(value.func) if isinstance(value, cst.Call) else None
         if v1 in api.OPTIMIZERS or v1 in api.OPTIMIZERS_KEPT:
             return self.translate.optimizer(value, line, constant=self._constant)
-        return None
+        return optimizer_makers.maker_call(
+            self.translate, value, lambda name: self.env.get(name, _NONE).makes_optimizers,
+            self.fixed, line)
+
+    def fixed(self, expression: cst.BaseExpression) -> bool:
+        """Whether a value is fixed when the graph is built: it reads no variable, fed or
+        computed tensor (a Python value, or a tensor computed once, before training)."""
+        return all(self.env.get(name, _NONE).kind in ("", EAGER)
+                   for name in names_read(expression))
 
     def _constant(self, expression: cst.BaseExpression) -> bool:
         """A literal, or the name of an eager value (a tensor computed once, before training)."""
@@ -275,56 +261,6 @@ class Graph:
         return creation.with_changes(args=[*args, cst.Arg(name, keyword=cst.Name("name"),
                                                           equal=_EQUAL)])
 
-    def _layer(self, rule: api.LayerRule, v1: str, index, line, target, value: cst.Call,
-               wrapper) -> bool:
-        args = api.keyword_arguments(value, rule.positional)
-        if args is None or "inputs" not in args or any(name not in args
-                                                       for name in rule.leading):
-            raise Unconvertible(line, f"tf.{v1} with arguments not written out")
-        unknown = set(args) - rule.keywords - {"inputs", "name", *rule.leading}
-        if unknown:
-            raise Unconvertible(line, f"tf.{v1} keyword(s) without a Keras {rule.keras} "
-                                      "counterpart here: " + ", ".join(sorted(unknown)))
-        if "name" in args:
-            if not isinstance(args["name"], cst.SimpleString):
-                raise Unconvertible(line, f"tf.{v1} with a computed name (its "
-                                          "variables' names would not be known)")
-            layer_name = args["name"].evaluated_value
-        else:  # TF1 names unnamed layers dense, dense_1, ... per kind, in creation order
-            count = self.layer_counts.get(rule.default_name, 0)
-            self.layer_counts[rule.default_name] = count + 1
-            layer_name = rule.default_name if count == 0 else f"{rule.default_name}_{count}"
-        python_name = self.fresh(layer_name if layer_name.isidentifier() else rule.default_name)
-        leading = [cst.Arg(self.translate.expression(args[k], line)) for k in rule.leading]
-        keywords = [cst.Arg(self.translate.expression(args[k], line), keyword=cst.Name(k),
-                            equal=_EQUAL)
-                    for k in args if k in rule.keywords]
-        creation = cst.Call(api.tf_attribute(self.translate.alias, f"keras.layers.{rule.keras}"),
-                            [*leading, *keywords,
-                             cst.Arg(cst.SimpleString(f'"{layer_name}"'), keyword=cst.Name("name"),
-                                     equal=_EQUAL)])
-        layer = self._bind(Node(python_name, LAYER, index, line,
-                                weightless=rule.keras in api.WEIGHTLESS_LAYERS))
-        self.replacements[index] = [_assign(python_name, creation)]
-        application = cst.Call(cst.Name(python_name), [cst.Arg(args["inputs"])])
-        reads = (layer, *self._reads(args["inputs"]))
-        self._bind(Node(target, TENSOR, index, line, application, reads, wrapper))
-        return True
-
-    def _dropout(self, index, line, target, value: cst.Call) -> bool:
-        args = api.keyword_arguments(value, ("inputs", "rate", "noise_shape", "seed",
-                                             "training"))
-        training = None if args is None else args.get("training")
-        if args is None or "inputs" not in args or not (
-                training is None or (isinstance(training, cst.Name) and training.value == "False")):
-            raise Unconvertible(line, "tf.layers.dropout in training mode (TF2's random "
-                                      "masks differ from TF 1.15's)")
-        # TF1's dropout layer is the identity unless training=True
-        source = args["inputs"]
-        reads = self._reads(source)
-        self._bind(Node(target, TENSOR, index, line, source, reads))
-        return True
-
     def _minimize(self, index, line, target, value) -> bool:
         if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
                 and value.func.attr.value == "minimize"):
@@ -335,8 +271,8 @@ class Graph:
             # `minimize(tf.square(v))`: the loss gets a name of its own, as a statement would
             loss_name = self.fresh("loss")
             loss_value = args["loss"]
-            reads = self._reads(loss_value)
-            self._bind(Node(loss_name, TENSOR, index, line,
+            reads = self.reads(loss_value)
+            self.bind(Node(loss_name, TENSOR, index, line,
                             self.translate.expression(loss_value, line), reads))
             args["loss"] = cst.Name(loss_name)
         if args is None or not isinstance(args.get("loss"), cst.Name) or \
@@ -345,7 +281,8 @@ class Graph:
                                       "tensor, or with var_list/gate_gradients")
         if isinstance(owner, cst.Call):
             optimizer = self.fresh("optimizer")
-            self.replacements[index] = [_assign(optimizer, self.translate.optimizer(owner, line))]
+            self.replacements[index] = [_assign(optimizer, self._optimizer(owner, line) or
+                                                self.translate.optimizer(owner, line))]
         elif isinstance(owner, cst.Name) and self.env.get(owner.value, Node("", "", 0, 0)
                                                           ).kind == OPTIMIZER:
             optimizer = owner.value
@@ -360,11 +297,12 @@ class Graph:
                                           "than a variable of this block")
             step_node = self.env[step.value]
         loss = self.env[args["loss"].value]
-        self._bind(Node(target, TRAIN, index, line, None, (loss,), optimizer=optimizer,
+        self.bind(Node(target, TRAIN, index, line, None, (loss,), optimizer=optimizer,
                         loss=loss, global_step=step_node))
         return True
 
 
+_NONE = Node("", "", 0, 0)
 _EQUAL = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
 
 
@@ -380,7 +318,3 @@ def _iterated(value, v1: Optional[str]):
                                                          "make_initializable_iterator"):
         return value.func.value if value.func.attr.value == "make_one_shot_iterator" else False
     return None
-
-
-def _assign(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
-    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)])

@@ -23,8 +23,10 @@ from typing import Optional
 
 import libcst as cst
 
+from tf1compat.migrate.tf2 import loops
 from tf1compat.migrate.tf2.emit import FunctionBuilder
-from tf1compat.migrate.tf2.graph import EAGER, INIT, LAYER, TENSOR, TRAIN, VARIABLE, Graph, Node
+from tf1compat.migrate.tf2.graph import (EAGER, FEED, INIT, LAYER, TENSOR, TRAIN, VARIABLE, Graph,
+                                         Node)
 from tf1compat.migrate.tf2.run_sites import RunSites
 from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
 
@@ -75,6 +77,7 @@ def convert_block(body, translator: Translator, positions, taken: set[str], nest
     builder = FunctionBuilder(graph, translator, nested)
     sites = RunSites(graph, builder, translator, sessions)
     out: dict[int, list] = {}
+    builds: list[tuple[int, int]] = []  # statements that read variables no run has built
     for index, statement in enumerate(flat):
         line = line_of(statement)
         kept = None if _runs(statement, sessions) else _graph_statement(
@@ -86,6 +89,11 @@ def convert_block(body, translator: Translator, positions, taken: set[str], nest
             out[index] = kept if isinstance(kept, list) else [kept]
             continue
         out[index] = [sites.rewrite(statement, line)]
+        if sites.build_requested:
+            sites.build_requested = False
+            builds.append((index, line))
+    for index, line in builds:
+        out[index].insert(0, sites.build(index, line))
     for node in graph.nodes:
         if node.kind == TENSOR and node.reads and node.reads[0].kind == LAYER and \
                 not builder.uses(node):
@@ -125,15 +133,21 @@ def _graph_statement(graph: Graph, index: int, line: int, statement, translator,
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
                 isinstance(small.targets[0].target, cst.Name):
             target = small.targets[0].target.value
-            if not _is_graph_value(graph, translator, small.value):
+            if not _is_graph_value(graph, translator, small.value) or \
+                    _lists_variables(translator, small.value):
                 return None
             left = graph.add_assignment(index, line, target, small.value, None)
             if left:
                 return True
             node = graph.env.get(target)
-            if node is not None and node.kind in (VARIABLE, EAGER) and node.index == index:
+            if node is not None and node.kind in (VARIABLE, EAGER, FEED) and node.index == index:
                 return statement.with_changes(body=[small.with_changes(value=node.expression)])
             return None
+    if loops.builds_graph(graph, statement):
+        graph.replacements[index] = loops.add_loop(
+            graph, index, statement, line_of,
+            lambda value: _is_graph_value(graph, translator, value))
+        return True
     scope = _variable_scope(translator, statement)
     if scope is not None:
         return _in_scope(graph, index, statement, scope, line_of)
@@ -237,6 +251,18 @@ def _runs(statement, sessions) -> bool:
                                                            and func.value.value in sessions)):
                 found.append(node)
     statement.visit(Finder())
+    return bool(found)
+
+
+def _lists_variables(translator: Translator, value) -> bool:
+    """Whether a value reads `tf.trainable_variables()` (the run sites write the list)."""
+    found = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if translator.v1_name(node.func) == "trainable_variables":
+                found.append(node)
+    value.visit(Finder())
     return bool(found)
 
 

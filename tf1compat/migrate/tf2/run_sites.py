@@ -13,8 +13,9 @@ from typing import Optional
 import libcst as cst
 
 from tf1compat.migrate.tf2.emit import FunctionBuilder
-from tf1compat.migrate.tf2.graph import (BATCH, EAGER, INIT, LAYER, PLACEHOLDER, TENSOR,
+from tf1compat.migrate.tf2.graph import (BATCH, EAGER, FEED, INIT, LAYER, PLACEHOLDER, TENSOR,
                                          TRAIN, VARIABLE, Graph, Node)
+from tf1compat.migrate.tf2.layer_nodes import variables_element
 from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
 
 _INITIALIZERS = ("global_variables_initializer", "local_variables_initializer",
@@ -29,6 +30,8 @@ class RunSites:
         self.t = translator
         self.sessions = sessions
         self.loaded = False  # whether the initial-values load is written
+        self.called = False  # whether a function is called yet (the layers are built then)
+        self.build_requested = False  # the statement read variables of unbuilt layers
 
     def rewrite(self, statement: cst.BaseStatement, line: int) -> Optional[cst.BaseStatement]:
         """The statement in TF2 form; None when it only initialized or closed."""
@@ -52,7 +55,7 @@ class RunSites:
         if not created or self.loaded:
             return None
         self.loaded = True
-        names = ", ".join(node.name for node in created)
+        names = ", ".join(f"*{node.name}" if node.many else node.name for node in created)
         return cst.parse_statement(f"tf1_checkpoint.load_initial([{names}])\n").with_changes(
             leading_lines=[cst.EmptyLine(comment=cst.Comment(
                 "# TF1 initialized the variables here; $TF1_INIT_CHECKPOINT, when set, "
@@ -61,7 +64,7 @@ class RunSites:
     def _check_no_graph_left(self, statement, line: int) -> None:
         for name in self._read_outside_runs(statement):
             node = self.graph.env.get(name)
-            if node is not None and node.kind in (PLACEHOLDER, TENSOR, TRAIN, INIT, BATCH):
+            if node is not None and node.kind in (PLACEHOLDER, TENSOR, TRAIN, INIT, BATCH, FEED):
                 raise Unconvertible(line, f"{node.kind} {name} (line {node.line}) is used "
                                           "outside Session.run")
             if name in self.sessions:
@@ -84,13 +87,17 @@ class RunSites:
             isinstance(node.func.value, cst.Name) and node.func.value.value in self.sessions \
             and node.func.attr.value == method
 
+    def fetch_and_feed(self, call: cst.Call, line: int, fetch_position: bool = True):
+        feeds = {node.name: node for node in self.graph.env.values() if node.kind == FEED}
+        return _fetch_and_feed(call, line, fetch_position, feeds)
+
     def unpacks_run(self, assign: cst.Assign) -> bool:
         return len(assign.targets) == 1 and isinstance(
             assign.targets[0].target, (cst.Tuple, cst.List)) and \
             self._session_call(assign.value, "run")
 
     def unpacked_run(self, assign: cst.Assign, line: int) -> cst.Assign:
-        fetches, feed = _fetch_and_feed(assign.value, line)
+        fetches, feed = self.fetch_and_feed(assign.value, line)
         targets = assign.targets[0].target.elements
         if not isinstance(fetches, (cst.List, cst.Tuple)) or \
                 len(fetches.elements) != len(targets):
@@ -137,6 +144,7 @@ class RunSites:
 
     def call(self, items: list[Node], feed: Optional[dict[str, cst.BaseExpression]], line: int):
         function = self.builder.function_for(items, line)
+        self.called = True
         feed = feed or {}
         args = []
         for param in function.params:
@@ -176,7 +184,7 @@ class RunSites:
             if node.kind in (VARIABLE, EAGER):
                 return _numpy(fetches)
             if node.kind in (TENSOR, TRAIN):
-                if node.kind == TENSOR and node.wrapper is None and all(
+                if node.kind == TENSOR and node.wrapper is None and node.statement is None and all(
                         read.kind in (VARIABLE, EAGER) for read in node.reads):
                     self.builder.used.add(id(node))
                     return _numpy(node.expression) if used else node.expression
@@ -188,6 +196,26 @@ class RunSites:
             return _numpy(expression) if used else expression
         raise Unconvertible(line, "Session.run of an expression of fed or graph tensors")
 
+    def build(self, index: int, line: int) -> cst.BaseStatement:
+        """Before a statement that reads the variables while no function has run: a trace
+        of a function that applies every layer (Keras makes a layer's variables when it first
+        runs; TF1 made them with the graph)."""
+        layers = {id(node) for node in self.graph.nodes if node.kind == LAYER and
+                  node.holds_variables}
+        for function in self.builder.functions.values():
+            leaves = {id(leaf) for node in function.params + function.returns
+                      for leaf in node.leaves()}
+            train = [node for node in self.graph.nodes if node.kind == TRAIN and
+                     node.name == function.name]
+            leaves |= {id(leaf) for node in train for leaf in node.leaves()}
+            if function.after < index and function.definition.decorators and layers <= leaves:
+                return cst.parse_statement(f"{function.name}.get_concrete_function()\n").with_changes(
+                    leading_lines=[cst.EmptyLine(comment=cst.Comment(
+                        "# traced once: Keras makes the layers' variables then, TF1 made them "
+                        "with the graph"))])
+        raise Unconvertible(line, "the variables are read before the layers holding them "
+                                  "are built, and no traced function applies them all")
+
     def _is_initializer(self, node) -> bool:
         if isinstance(node, cst.Name):
             return self.graph.env.get(node.value, Node("", "", 0, 0)).kind == INIT
@@ -196,19 +224,14 @@ class RunSites:
         return isinstance(node, cst.Call) and self.t.v1_name(node.func) in _INITIALIZERS
 
     def trainable_variables(self) -> cst.BaseExpression:
-        elements = []
-        for node in self.graph.nodes:
-            if node.kind == VARIABLE and node.trainable:
-                elements.append(cst.Element(cst.Name(node.name)))
-            elif node.kind == LAYER and node.holds_variables:
-                elements.append(cst.StarredElement(cst.Attribute(
-                    cst.Name(node.name), cst.Name("trainable_variables"))))
-        return cst.List(elements)
+        return cst.List([variables_element(node) for node in self.graph.nodes
+                         if (node.kind == VARIABLE and node.trainable) or
+                         (node.kind == LAYER and node.holds_variables)])
 
 
-def _fetch_and_feed(call: cst.Call, line: int, fetch_position: bool = True):
+def _fetch_and_feed(call: cst.Call, line: int, fetch_position: bool = True, feeds=None):
     """(fetches, {placeholder name: value}) of `sess.run(fetches, feed_dict)` (or of
-    `t.eval(feed_dict)` with fetch_position False)."""
+    `t.eval(feed_dict)` with fetch_position False); `feeds`: the block's feed dicts by name."""
     positional = ("fetches", "feed_dict") if fetch_position else ("feed_dict", "session")
     args = {}
     index = 0
@@ -221,6 +244,10 @@ def _fetch_and_feed(call: cst.Call, line: int, fetch_position: bool = True):
     if set(args) - {"fetches", "feed_dict"}:
         raise Unconvertible(line, "Session.run with options, run_metadata or a session")
     feed = args.get("feed_dict")
+    if isinstance(feed, cst.Name) and feed.value in (feeds or {}):
+        return args.get("fetches"), {
+            element.key.evaluated_value: cst.Subscript(feed, [cst.SubscriptElement(cst.Index(
+                element.key))]) for element in feeds[feed.value].expression.elements}
     if feed is not None and not isinstance(feed, cst.Dict):
         raise Unconvertible(line, "a feed_dict that is not a dict written out at the run")
     feeds = {}
@@ -250,6 +277,7 @@ class _Sites(cst.CSTTransformer):
         self.unpacked: dict[int, cst.Assign] = {}
         self.removed = False
         self.initialized = False  # an initializer run was removed
+        self.comprehended: list[str] = []  # names of a comprehension over the variables
 
     def visit_Expr(self, node: cst.Expr) -> None:
         self.unused.add(id(node.value))
@@ -263,12 +291,34 @@ class _Sites(cst.CSTTransformer):
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
         return self.unpacked.get(id(original), updated)
 
+    def leave_For(self, original: cst.For, updated: cst.For) -> cst.For:
+        if self._over_variables(original.iter) and isinstance(original.target, cst.Name):
+            return updated.with_changes(body=updated.body.visit(
+                VariableAttributes(original.target.value)))
+        return updated
+
+    def leave_CompFor(self, original: cst.CompFor, updated: cst.CompFor) -> cst.CompFor:
+        if self._over_variables(original.iter) and isinstance(original.target, cst.Name):
+            self.comprehended.append(original.target.value)
+        return updated
+
+    def _leave_comprehension(self, original, updated):
+        while self.comprehended:
+            updated = updated.visit(VariableAttributes(self.comprehended.pop()))
+        return updated
+
+    leave_ListComp = leave_SetComp = leave_GeneratorExp = leave_DictComp = _leave_comprehension
+
+    def _over_variables(self, iterable) -> bool:
+        return isinstance(iterable, cst.Call) and not iterable.args and \
+            self.s.t.v1_name(iterable.func) == "trainable_variables"
+
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         used = id(original) not in self.unused
         func = updated.func
         s = self.s
         if s._session_call(original, "run"):
-            fetches, feed = _fetch_and_feed(updated, self.line)
+            fetches, feed = s.fetch_and_feed(updated, self.line)
             value = s.fetch(fetches, feed, self.line, used)
             if value is None:
                 self.removed = self.initialized = True
@@ -280,6 +330,9 @@ class _Sites(cst.CSTTransformer):
         if s._session_call(original, "list_devices") and not updated.args:
             return cst.Call(s.t.tf("config.list_logical_devices"))
         if s.t.v1_name(original.func) == "trainable_variables" and not updated.args:
+            if not s.called and any(node.kind == LAYER and node.holds_variables
+                                    for node in s.graph.nodes):
+                s.build_requested = True
             return s.trainable_variables()
         if isinstance(func, cst.Attribute) and func.attr.value in ("eval", "run") and any(
                 interactive for interactive in s.sessions.values()):
@@ -290,7 +343,47 @@ class _Sites(cst.CSTTransformer):
             if s._is_initializer(target):
                 self.removed = self.initialized = True
                 return updated
-            _, feed = _fetch_and_feed(updated, self.line, fetch_position=False)
+            _, feed = s.fetch_and_feed(updated, self.line, fetch_position=False)
             value = s.fetch(target, feed, self.line, used and func.attr.value == "eval")
             return value if value is not None else updated
         return updated
+
+
+class VariableAttributes(cst.CSTTransformer):
+    """What TF1 code reads of a variable, for a TF2 one (a Keras weight or a tf.Variable):
+    `v.op.name` -> `tf1_checkpoint.tf1_name(v)` (`dense/kernel`), `v.name` -> that name and
+    `:0`, `v.shape.as_list()` / `v.get_shape().as_list()` -> `list(v.shape)`."""
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.name = name
+
+    def _is_variable(self, node) -> bool:
+        return isinstance(node, cst.Name) and node.value == self.name
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
+        value = original.value
+        if original.attr.value == "name" and isinstance(value, cst.Attribute) and \
+                value.attr.value == "op" and self._is_variable(value.value):
+            return _tf1_name(value.value)
+        if original.attr.value == "name" and self._is_variable(value):
+            return cst.BinaryOperation(_tf1_name(value), cst.Add(), cst.SimpleString('":0"'))
+        return updated
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call):
+        func = original.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "as_list" and \
+                not original.args:
+            shape = func.value
+            if isinstance(shape, cst.Call) and isinstance(shape.func, cst.Attribute) and \
+                    shape.func.attr.value == "get_shape" and self._is_variable(shape.func.value):
+                shape = cst.Attribute(shape.func.value, cst.Name("shape"))
+            if isinstance(shape, cst.Attribute) and shape.attr.value == "shape" and \
+                    self._is_variable(shape.value):
+                return cst.Call(cst.Name("list"), [cst.Arg(shape)])
+        return updated
+
+
+def _tf1_name(variable) -> cst.Call:
+    return cst.Call(cst.Attribute(cst.Name("tf1_checkpoint"), cst.Name("tf1_name")),
+                    [cst.Arg(variable)])

@@ -79,9 +79,11 @@ class Translator:
     def expression(self, node: cst.BaseExpression, line: int) -> cst.BaseExpression:
         return node.visit(_Rewriter(self, line))
 
-    def optimizer(self, call: cst.Call, line: int, constant=api.is_literal) -> cst.Call:
+    def optimizer(self, call: cst.Call, line: int, constant=api.is_literal,
+                  parameters: frozenset = frozenset()) -> cst.Call:
         """`tf.train.XOptimizer(...)` -> the Keras optimizer with TF1's hyper-parameters;
-        `constant(expression)`: whether a learning rate keeps its value while training."""
+        `constant(expression)`: whether a learning rate keeps its value while training;
+        `parameters`: a lambda's, which stand for the values it is called with."""
         v1 = self.v1_name(call.func)
         if v1 in api.OPTIMIZERS_KEPT:
             raise Unconvertible(line, f"tf.{v1}: {api.OPTIMIZERS_KEPT[v1]}")
@@ -102,7 +104,9 @@ class Translator:
             if tf1_keyword in args:
                 value = self.expression(args[tf1_keyword], line)
                 if tf1_keyword == "learning_rate" and not api.is_literal(value) and \
-                        constant(value):  # an eager scalar tensor: Keras takes a float
+                        constant(value) and not (isinstance(value, cst.Name) and
+                                                 value.value in parameters):
+                    # an eager scalar tensor: Keras takes a float
                     value = cst.Call(cst.Name("float"), [cst.Arg(value)])
             elif tf1_keyword in defaults:
                 value = cst.parse_expression(defaults[tf1_keyword])
