@@ -18,7 +18,8 @@ import corpus  # noqa: E402
 # tests/compare/test_compare_migrated_tf2.py).
 CONVERTED = ("config_constructor.py", "config_attributes.py", "two_gpu_towers.py",
              "app_flags.py", "interactive_session.py", "eager_linear_regression.py",
-             "mnist_softmax.py", "flags_shared.py", "queue_csv_reader.py")
+             "mnist_softmax.py", "flags_shared.py", "queue_csv_reader.py",
+             "multi_tower_training.py")
 CASES = {case.script: case for case in corpus.CASES}
 
 

@@ -17,6 +17,7 @@ SAME = frozenset("""
 matmul add add_n subtract multiply divide transpose square sqrt exp log abs maximum minimum
 reduce_mean reduce_sum reduce_max reduce_min equal not_equal greater less argmax argmin cast
 constant zeros ones zeros_like ones_like reshape concat stack identity tanh sigmoid shape
+expand_dims split
 float16 float32 float64 int32 int64 bool string device
 nn.relu nn.relu6 nn.tanh nn.sigmoid nn.softmax nn.log_softmax nn.sigmoid_cross_entropy_with_logits
 nn.softmax_cross_entropy_with_logits nn.sparse_softmax_cross_entropy_with_logits nn.bias_add

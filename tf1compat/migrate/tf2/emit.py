@@ -98,11 +98,11 @@ class FunctionBuilder:
         for node in nodes:
             last = node is nodes[-1]
             if node.statement is not None:
-                if id(node.statement) in looped:
-                    continue
-                looped.add(id(node.statement))
-                statement = node.statement
-            elif last and len(returns) == 1 and returns[0] is node and node.wrapper is None:
+                if id(node.statement) not in looped:
+                    looped.add(id(node.statement))
+                    groups.append((None, list(node.statement)))
+                continue
+            if last and len(returns) == 1 and returns[0] is node and node.wrapper is None:
                 statement = cst.SimpleStatementLine([cst.Return(node.expression)])
                 returns = []
             else:
@@ -123,6 +123,13 @@ class FunctionBuilder:
         return lines
 
     def _training(self, train: Node, forward: list, returns: list[Node]) -> list:
+        if train.loss is None:  # `optimizer.apply_gradients(...)` of the script's gradients
+            code = [*forward, cst.SimpleStatementLine([cst.Expr(cst.Call(cst.Attribute(
+                cst.Name(train.optimizer), cst.Name("apply_gradients")),
+                [cst.Arg(train.expression)]))])]
+            if train.global_step is not None:
+                code.append(_line(f"{train.global_step.name}.assign_add(1)"))
+            return [*code, _return(returns)] if returns else code
         trainable = []
         for leaf in train.leaves():
             if (leaf.kind == VARIABLE and leaf.trainable) or \

@@ -13,8 +13,8 @@ import libcst as cst
 
 from tf1compat.migrate.tf2 import api, layer_nodes, optimizer_makers
 from tf1compat.migrate.tf2.nodes import (  # noqa: F401 (the kinds, used by the modules of tf2)
-    BATCH, EAGER, FEED, INIT, LAYER, LAZY, OPTIMIZER, PLACEHOLDER, TENSOR, TRAIN, VARIABLE,
-    Node,
+    BATCH, EAGER, FEED, FUNCTION, INIT, LAYER, LAZY, OPTIMIZER, PLACEHOLDER, TENSOR, TRAIN,
+    VARIABLE, Node,
     assign as _assign)
 from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
 
@@ -22,7 +22,7 @@ class Graph:
     """The nodes of one block, the statements that replace graph statements, and the
     layer/optimizer objects created in their place."""
 
-    def __init__(self, translator: Translator, taken: set[str]):
+    def __init__(self, translator: Translator, taken: set[str], makers=None):
         self.translate = translator
         self.env: dict[str, Node] = {}
         self.nodes: list[Node] = []
@@ -31,6 +31,10 @@ class Graph:
         self.variable_names: dict[str, int] = {}  # TF1 variable name -> times used
         self.scopes: list[str] = []  # the tf.variable_scope names around the statement
         self.replacements: dict[int, list[cst.BaseStatement]] = {}
+        self.makers = makers or {}  # functions whose tf.get_variable calls are made here
+        self.tf1_variables: dict[str, str] = {}  # TF1 name -> Python name, of get_variable's
+        self.empty_lists: dict[str, int] = {}  # `L = []` of the block -> its statement
+        self.graph_lists: set[str] = set()  # those a loop fills with tensors
 
     def fresh(self, base: str) -> str:
         name, number = base, 0
@@ -46,7 +50,10 @@ class Graph:
         return node
 
     def reads(self, expression: cst.BaseExpression) -> tuple[Node, ...]:
-        return tuple(self.env[name] for name in names_read(expression) if name in self.env)
+        """The nodes an expression reads (a function's variables, for a call of one)."""
+        return tuple(read for name in names_read(expression) if name in self.env
+                     for read in (self.env[name].reads if self.env[name].kind == FUNCTION
+                                  else (self.env[name],)))
 
     def add_batch(self, index: int, line: int, targets: list[str], iterator: str,
                   unpacked: bool) -> None:
@@ -108,7 +115,8 @@ class Graph:
             self.taken.add(target)
             self.replacements[index] = [_assign(target, creation)]
             return True
-        minimized = self._minimize(index, line, target, value)
+        minimized = self._minimize(index, line, target, value) or \
+            self._applied(index, line, target, value)
         if minimized:
             return True
         iterator = _iterated(value, v1)
@@ -120,7 +128,8 @@ class Graph:
             return False
         named_by_tf1 = v1 == "get_variable"
         if named_by_tf1:
-            value = self._get_variable(value, line)
+            value, tf1_name = self.get_variable(value, line)
+            self.tf1_variables[tf1_name] = target
             v1 = "Variable"
         reads = self.reads(value)
         if any(read.kind == BATCH for read in reads):
@@ -204,8 +213,9 @@ class Graph:
         return isinstance(expression, cst.Name) and \
             self.env.get(expression.value, Node("", "", 0, 0)).kind == EAGER
 
-    def _get_variable(self, call: cst.Call, line: int) -> cst.Call:
-        """`tf.get_variable("w", shape, initializer=...)` -> `tf.Variable(...)` named
+    def get_variable(self, call: cst.Call, line: int) -> tuple[cst.Call, str]:
+        """(`tf.Variable(...)`, its TF1 name) for `tf.get_variable("w", shape,
+        initializer=...)`: named
         `scope/w` as TF1 named it, its initial value drawn by the Keras initializer of the
         same distribution (TF1's default: Glorot uniform)."""
         args = api.keyword_arguments(call, ("name", "shape", "dtype", "initializer"))
@@ -239,7 +249,7 @@ class Graph:
             if "trainable" in args else []
         return cst.Call(self.translate.tf("Variable"), [
             cst.Arg(value), *keywords,
-            cst.Arg(cst.SimpleString(f'"{name}"'), keyword=cst.Name("name"), equal=_EQUAL)])
+            cst.Arg(cst.SimpleString(f'"{name}"'), keyword=cst.Name("name"), equal=_EQUAL)]), name
 
     def _tf1_named(self, creation: cst.Call) -> cst.Call:
         """`tf.Variable(...)` with the name TF1 gave it (`Variable`, `Variable_1`, `w_1` for
@@ -260,6 +270,29 @@ class Graph:
                 whitespace_after=cst.SimpleWhitespace(" ")))
         return creation.with_changes(args=[*args, cst.Arg(name, keyword=cst.Name("name"),
                                                           equal=_EQUAL)])
+
+    def _applied(self, index, line, target, value) -> bool:
+        """`train = optimizer.apply_gradients(grads_and_vars[, global_step])` of an
+        optimizer of the block: a train op that applies the script's own gradients."""
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and
+                value.func.attr.value == "apply_gradients"):
+            return False
+        owner = value.func.value
+        args = api.keyword_arguments(value, ("grads_and_vars", "global_step", "name"))
+        if not (isinstance(owner, cst.Name) and self.env.get(owner.value, _NONE).kind ==
+                OPTIMIZER) or args is None or set(args) - {"grads_and_vars", "global_step"}:
+            raise Unconvertible(line, "apply_gradients() on an optimizer not made in this "
+                                      "block, or with a name")
+        step = args.get("global_step")
+        if step is not None and not (isinstance(step, cst.Name) and
+                                     self.env.get(step.value, _NONE).kind == VARIABLE):
+            raise Unconvertible(line, "apply_gradients(global_step=...) of something other "
+                                      "than a variable of this block")
+        pairs = args["grads_and_vars"]
+        self.bind(Node(target, TRAIN, index, line, self.translate.expression(pairs, line),
+                       self.reads(pairs), optimizer=owner.value,
+                       global_step=self.env[step.value] if step is not None else None))
+        return True
 
     def _minimize(self, index, line, target, value) -> bool:
         if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)

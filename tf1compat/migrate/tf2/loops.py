@@ -23,8 +23,8 @@ from typing import Callable
 import libcst as cst
 
 from tf1compat.migrate.tf2 import api
-from tf1compat.migrate.tf2.layer_nodes import dropout_source, layer_creation
-from tf1compat.migrate.tf2.nodes import LAYER, TENSOR, Node, assign
+from tf1compat.migrate.tf2.layer_nodes import dropout_source, layer_creation, variables_element
+from tf1compat.migrate.tf2.nodes import FUNCTION, LAYER, OPTIMIZER, TENSOR, VARIABLE, Node, assign
 from tf1compat.migrate.tf2.translate import Unconvertible, names_read
 
 _GRAPH_KINDS = ("placeholder", "variable", "tensor", "train", "layer", "batch element")
@@ -33,15 +33,18 @@ _NOT_IN_LOOPS = ("placeholder", "Variable", "get_variable", "global_variables_in
 
 
 def builds_graph(graph, loop) -> bool:
-    """Whether a `for` statement is graph code: one of its assignments reads a placeholder,
-    variable, tensor or layer of the block, or calls a `tf.layers` function."""
+    """Whether a `for` statement is graph code: one of its assignments or appends reads a
+    placeholder, variable, tensor or layer of the block (a function's variables too), or
+    calls a `tf.layers` function."""
     if not isinstance(loop, cst.For):
         return False
-    for statement in loop.body.body:
+    body, _ = _pass_body(graph, loop, 0)
+    for statement in body:
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
-            if not isinstance(small, cst.Assign):
+            value = small.value if isinstance(small, cst.Assign) else \
+                (_appended(small) or (None, None))[1]
+            if value is None:
                 continue
-            value = small.value
             if isinstance(value, cst.Call) and graph.translate.v1_name(value.func) in api.LAYERS:
                 return True
             if any(read.kind in _GRAPH_KINDS for read in graph.reads(value)):
@@ -67,20 +70,50 @@ def add_loop(graph, index: int, loop: cst.For, line_of: Callable, is_graph_value
     computing: list[cst.BaseStatement] = []
     tensors: list[str] = []
     reads = list(reads_before)
-    for statement in loop.body.body:
+    body, wrapper = _pass_body(graph, loop, line)
+    filled: list[str] = []  # lists of the block a pass appends tensors to
+    reuse_at = call_at = -1  # where a pass turns reuse on, calls a variable-making function
+    for position, statement in enumerate(body):
         at = line_of(statement)
         small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and \
             len(statement.body) == 1 else None
-        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and
-                isinstance(small.targets[0].target, cst.Name)):
+        if isinstance(small, cst.Expr) and _turns_reuse_on(graph, small.value):
+            reuse_at = position
+            continue  # the variables are made once, before the loop: TF2 shares them
+        appended = _appended(small)
+        if appended is not None and not (is_graph_value(appended[1]) or _is_gradients(
+                appended[1]) or set(names_read(appended[1])) & set(tensors)):
+            appended = None  # a Python value appended: both loops do it
+            making.append(statement)
+            computing.append(statement)
+            continue
+        if appended is not None:
+            target, value = appended
+            if target not in graph.empty_lists:
+                raise Unconvertible(at, f"{target}.append() in a loop of graph code, {target} "
+                                        "not made empty in this block before the loop")
+            graph.graph_lists.add(target)
+            filled.append(target)
+        elif isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+                isinstance(small.targets[0].target, cst.Name):
+            target, value = small.targets[0].target.value, small.value
+        else:
             raise Unconvertible(at, "a loop of graph code with statements other than "
-                                    "assignments to one name")
-        target, value = small.targets[0].target.value, small.value
+                                    "assignments to one name and appends")
         v1 = graph.translate.v1_name(value.func) if isinstance(value, cst.Call) else None
         read_here = [name for name in names_read(value) if name not in loop_names]
-        reads += [graph.env[name] for name in read_here
-                  if name in graph.env and name not in tensors]
-        if v1 in api.LAYERS:
+        reads += [read for name in read_here if name in graph.env and name not in tensors
+                  for read in graph.reads(cst.Name(name))]
+        if any(graph.env.get(name) is not None and graph.env[name].kind == FUNCTION
+               for name in read_here):
+            call_at = position
+        if appended is not None or _is_gradients(value):
+            expression = _gradients(graph, value, computing, tensors, at) if \
+                _is_gradients(value) else graph.translate.expression(value, at)
+            computing.append(_append(target, expression) if appended is not None
+                             else assign(target, expression))
+            tensors.append(target)
+        elif v1 in api.LAYERS:
             rule = api.LAYERS[v1]
             creation, inputs, _ = layer_creation(graph, rule, v1, at, value, in_loop=True)
             if set(names_read(creation)) & set(tensors):
@@ -107,6 +140,12 @@ def add_loop(graph, index: int, loop: cst.For, line_of: Callable, is_graph_value
         else:  # a Python value: both loops compute it
             making.append(statement)
             computing.append(statement)
+    if call_at >= 0 and not call_at < reuse_at:
+        raise Unconvertible(line, "a function that makes variables called in a loop that "
+                                  "does not turn reuse on after it (TF1 raises: its "
+                                  "variables exist)")
+    if wrapper is not None:
+        computing = [wrapper.with_changes(body=cst.IndentedBlock(computing))]
     reads_targets = bool(loop_names & {name for statement in computing
                                        for name in names_read(statement)})
     passes = [cst.Name(each) for _, each in lists]
@@ -119,7 +158,8 @@ def add_loop(graph, index: int, loop: cst.For, line_of: Callable, is_graph_value
         header_iter = _zip([iterable, *[cst.Name(layers) for layers, _ in lists]])
     else:
         header_target, header_iter = loop.target, iterable
-    computed = cst.For(header_target, header_iter, cst.IndentedBlock(computing))
+    computed = [*[assign(name, cst.List([])) for name in dict.fromkeys(filled)],
+                cst.For(header_target, header_iter, cst.IndentedBlock(computing))]
     for name in dict.fromkeys(tensors):
         graph.bind(Node(name, TENSOR, index, line, None, tuple(dict.fromkeys(reads)),
                         statement=computed))
@@ -130,6 +170,80 @@ def add_loop(graph, index: int, loop: cst.For, line_of: Callable, is_graph_value
                                   leading_lines=[]))
     made[0] = made[0].with_changes(leading_lines=loop.leading_lines)
     return made
+
+
+def _pass_body(graph, loop: cst.For, line: int) -> tuple[list, object]:
+    """The statements of one pass, and the `with tf.device(...), tf.name_scope(...):` around
+    them (its items in TF2; TF2 has both) or None."""
+    body = loop.body.body
+    if len(body) == 1 and isinstance(body[0], cst.With):
+        items = body[0].items
+        if all(isinstance(item.item, cst.Call) and item.asname is None and
+               graph.translate.v1_name(item.item.func) in ("device", "name_scope")
+               for item in items):
+            return list(body[0].body.body), body[0].with_changes(items=[
+                item.with_changes(item=graph.translate.expression(item.item, line))
+                for item in items], leading_lines=[])
+    return list(body), None
+
+
+def _turns_reuse_on(graph, value) -> bool:
+    """`tf.get_variable_scope().reuse_variables()`."""
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
+        value.func.attr.value == "reuse_variables" and isinstance(value.func.value, cst.Call) \
+        and graph.translate.v1_name(value.func.value.func) == "get_variable_scope"
+
+
+def _appended(small):
+    """(list, value) of `L.append(value)`; None for other statements."""
+    if not (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)):
+        return None
+    call = small.value
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "append" and \
+            isinstance(call.func.value, cst.Name) and len(call.args) == 1 and \
+            not call.args[0].keyword and not call.args[0].star:
+        return call.func.value.value, call.args[0].value
+    return None
+
+
+def _append(target: str, value) -> cst.SimpleStatementLine:
+    return cst.SimpleStatementLine([cst.Expr(cst.Call(
+        cst.Attribute(cst.Name(target), cst.Name("append")), [cst.Arg(value)]))])
+
+
+def _is_gradients(value) -> bool:
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
+        value.func.attr.value == "compute_gradients"
+
+
+def _gradients(graph, value: cst.Call, computing: list, tensors: list, line: int):
+    """`optimizer.compute_gradients(loss)` in a pass -> `list(zip(tape.gradient(loss,
+    variables), variables))`, the pass's statements before it under the tape, `variables`
+    the block's trainable variables made so far (TF1's default var_list: the trainable
+    variables of the graph, a None gradient for one the loss does not read)."""
+    owner = value.func.value
+    args = api.keyword_arguments(value, ("loss", "var_list"))
+    if not (isinstance(owner, cst.Name) and graph.env.get(owner.value) is not None and
+            graph.env[owner.value].kind == OPTIMIZER) or args is None or set(args) != {"loss"}:
+        raise Unconvertible(line, "compute_gradients() on an optimizer not made in this "
+                                  "block, or with arguments besides the loss")
+    loss = args["loss"]
+    if not (isinstance(loss, cst.Name) and loss.value in tensors):
+        raise Unconvertible(line, "compute_gradients() of a loss not computed in the pass")
+    if any(isinstance(s, cst.With) and "GradientTape" in cst.Module([]).code_for_node(s.items[0])
+           for s in computing):
+        raise Unconvertible(line, "two compute_gradients() in one pass")
+    variables = [variables_element(node) for node in graph.nodes
+                 if (node.kind == VARIABLE and node.trainable) or
+                 (node.kind == LAYER and node.holds_variables)]
+    if not variables:
+        raise Unconvertible(line, "compute_gradients() with no variable made yet")
+    taped = cst.With([cst.WithItem(cst.Call(graph.translate.tf("GradientTape")),
+                                   asname=cst.AsName(cst.Name("tape")))],
+                     cst.IndentedBlock(list(computing) or [cst.SimpleStatementLine(
+                         [cst.Pass()])]))
+    computing[:] = [taped, assign("variables", cst.List(variables))]
+    return cst.parse_expression(f"list(zip(tape.gradient({loss.value}, variables), variables))")
 
 
 def _is_training(value) -> bool:

@@ -12,6 +12,7 @@ import libcst as cst
 PLACEHOLDER, VARIABLE, LAYER, OPTIMIZER, TENSOR, TRAIN, EAGER, INIT, BATCH, FEED = (
     "placeholder", "variable", "layer", "optimizer", "tensor", "train", "eager", "init",
     "batch element", "feed dict")
+FUNCTION = "function"  # a function of the file that reads variables made for it
 LAZY = (PLACEHOLDER, VARIABLE, TENSOR, TRAIN)
 
 
@@ -25,13 +26,14 @@ class Node:
     reads: tuple["Node", ...] = ()
     wrapper: Optional[cst.With] = None  # a `with tf.device(...)` around it
     optimizer: Optional[str] = None     # TRAIN: the optimizer's name
-    loss: Optional["Node"] = None       # TRAIN: what it minimizes
+    loss: Optional["Node"] = None       # TRAIN: what it minimizes (None: it applies
+    #                                     `expression`, gradients computed by the script)
     global_step: Optional["Node"] = None
     trainable: bool = True
     batch: Optional[tuple[str, int, int]] = None  # BATCH: (iterator, position, elements)
     weightless: bool = False  # LAYER: one that holds no variables (pooling, flatten)
     many: bool = False  # LAYER: a list of layers (made in a loop)
-    statement: Optional[cst.BaseStatement] = None  # TENSOR: the loop that computes it
+    statement: Optional[list] = None  # TENSOR: the statements (a loop) that compute it
     makes_optimizers: bool = False  # EAGER: a table of optimizer makers
 
     @property

@@ -18,6 +18,7 @@ from tf1compat.migrate.tf2.eager import EagerToTf2, enables_eager
 from tf1compat.migrate.tf2.flags import FlagsToAbsl, parse_before_early_reads
 from tf1compat.migrate.tf2.program import convert_block, has_session
 from tf1compat.migrate.tf2.queue_data import queue_chain_to_data
+from tf1compat.migrate.tf2.shared_variables import variable_makers
 from tf1compat.migrate.tf2.translate import (Translator, Unconvertible, names_read,
                                                original_line)
 
@@ -74,18 +75,17 @@ def _convert(code: str) -> str:
                                 error.reason) from None
     _check_imports(module, positions)
     taken = set(names_read(module))
-    body = []
+    module, makers = variable_makers(module, translator, positions)
     if has_session(translator, module.body):
-        module_body = convert_block(module.body, translator, positions, taken, nested=False)
+        body = convert_block(module.body, translator, positions, taken, nested=False,
+                             makers=makers)
     else:
-        module_body = list(module.body)
-    for statement in module_body:
-        if isinstance(statement, cst.FunctionDef) and has_session(translator,
-                                                                   statement.body.body):
-            statement = statement.with_changes(body=statement.body.with_changes(
-                body=convert_block(statement.body.body, translator, positions, taken,
-                                   nested=True)))
-        body.append(statement)
+        body = list(module.body)
+    body = _inner_blocks(body, translator, positions, taken, makers, in_function=False)
+    for maker in makers.values():
+        if maker.made_at < 0:
+            raise Unconvertible(maker.variables[0][2], f"{maker.name}() makes variables with "
+                                "tf.get_variable and no graph block with a session calls it")
     converted = module.with_changes(body=body)
     converted = converted.visit(flags)
     text = converted.code
@@ -128,9 +128,37 @@ class _TranslateAll(cst.CSTTransformer):
         return updated.with_changes(items=items)
 
 
+def _inner_blocks(statements, translator: Translator, positions, taken: set[str], makers,
+                  in_function: bool) -> list:
+    """The statements with each function's graph block, and each `with tf.device(...):`
+    block's (TF2 keeps the device scope), in TF2, however deep."""
+    out = []
+    for statement in statements:
+        function = isinstance(statement, cst.FunctionDef)
+        if function or (isinstance(statement, cst.With) and _on_devices(translator, statement)):
+            inner = statement.body.body
+            inside = in_function or function
+            if has_session(translator, inner):
+                inner = convert_block(inner, translator, positions, taken, nested=True,
+                                      makers=makers, in_function=inside)
+            else:
+                inner = _inner_blocks(inner, translator, positions, taken, makers, inside)
+            statement = statement.with_changes(body=statement.body.with_changes(body=inner))
+        out.append(statement)
+    return out
+
+
+def _on_devices(translator: Translator, statement: cst.With) -> bool:
+    return all(isinstance(item.item, cst.Call) and item.asname is None and
+               translator.v1_name(item.item.func) == "device" for item in statement.items)
+
+
 def _prepared(module: cst.Module, translator: Translator, positions) -> str:
-    """The module with the tutorials' MNIST reader import and TF1's eager API in TF2 form
-    (whole-file rewrites the block conversion then takes as they are)."""
+    """The module with the tutorials' MNIST reader import, TF1's eager API and the file's
+    one `with tf.Graph().as_default():` in TF2 form (whole-file rewrites the block conversion
+    then takes as they are)."""
+    one_graph = _OneGraph(translator)
+    module.visit(_GraphsCounted(one_graph, positions))  # first: its errors name their lines
     if enables_eager(translator, module):  # first: its errors need the original's lines
         eager = EagerToTf2(translator, positions)
         module = module.visit(eager)
@@ -138,7 +166,52 @@ def _prepared(module: cst.Module, translator: Translator, positions) -> str:
         if left:
             raise Unconvertible(0, f"tf.contrib.eager (as {left[0]}) used other than in "
                                    "the calls --to tf2 rewrites")
-    return module.visit(_MnistReader()).code
+    return module.visit(_MnistReader()).visit(one_graph).code
+
+
+class _OneGraph(cst.CSTTransformer):
+    """`with tf.Graph().as_default()[, tf.device(...)]:` -> its body (under
+    `with tf.device(...):`, kept, when it had one): TF2 has no default graph, and the file's
+    only graph was its whole program (_GraphsCounted refuses a file with two, whose variables
+    may share TF1 names)."""
+
+    def __init__(self, translator: Translator):
+        super().__init__()
+        self.t = translator
+
+    def leave_With(self, original: cst.With, updated: cst.With):
+        if not any(self.new_graph(item.item) for item in original.items):
+            return updated
+        rest = [item for item in updated.items if not self.new_graph(item.item)]
+        if not rest:
+            return cst.FlattenSentinel(updated.body.body)
+        rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated.with_changes(items=rest)
+
+    def new_graph(self, item) -> bool:
+        return isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and \
+            item.func.attr.value == "as_default" and isinstance(item.func.value, cst.Call) \
+            and self.t.v1_name(item.func.value.func) == "Graph" and not item.func.value.args
+
+
+class _GraphsCounted(cst.CSTVisitor):
+    """Refuses a second `with tf.Graph().as_default():`, or one bound to a name, with its line."""
+
+    def __init__(self, one_graph: _OneGraph, positions):
+        super().__init__()
+        self.one_graph = one_graph
+        self.positions = positions
+        self.graphs = 0
+
+    def visit_With(self, node: cst.With) -> None:
+        graphs = [item for item in node.items if self.one_graph.new_graph(item.item)]
+        if not graphs:
+            return
+        self.graphs += 1
+        if self.graphs > 1 or graphs[0].asname is not None:
+            raise Unconvertible(self.positions[node].start.line,
+                                "a second tf.Graph(), or one bound to a name (TF2 has one "
+                                "program, no graphs)")
 
 
 class _MnistReader(cst.CSTTransformer):

@@ -23,11 +23,12 @@ from typing import Optional
 
 import libcst as cst
 
-from tf1compat.migrate.tf2 import loops
+from tf1compat.migrate.tf2 import loops, scopes
 from tf1compat.migrate.tf2.emit import FunctionBuilder
 from tf1compat.migrate.tf2.graph import (EAGER, FEED, INIT, LAYER, TENSOR, TRAIN, VARIABLE, Graph,
                                          Node)
 from tf1compat.migrate.tf2.run_sites import RunSites
+from tf1compat.migrate.tf2.shared_variables import make_variables
 from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
 
 SESSIONS = ("Session", "InteractiveSession")
@@ -55,9 +56,11 @@ def _session_of(translator: Translator, statement) -> Optional[tuple[str, bool]]
     return None
 
 
-def convert_block(body, translator: Translator, positions, taken: set[str], nested: bool
-                  ) -> list[cst.BaseStatement]:
-    """The block's statements in TF2. Raises Unconvertible."""
+def convert_block(body, translator: Translator, positions, taken: set[str], nested: bool,
+                  makers=None, in_function: bool = False) -> list[cst.BaseStatement]:
+    """The block's statements in TF2; `makers`: the file's functions whose tf.get_variable
+    calls the block makes (shared_variables); `in_function`: the block is a function's
+    (what it makes for those functions is declared global). Raises Unconvertible."""
     def line_of(node) -> int:
         position = positions.get(node)
         return position.start.line if position else 0
@@ -73,25 +76,36 @@ def convert_block(body, translator: Translator, positions, taken: set[str], nest
         if isinstance(statement, cst.With):
             flat.extend(statement.body.body)
         # `sess = tf.Session()` leaves; the session options went to modern.configure
-    graph = Graph(translator, taken)
+    graph = Graph(translator, taken, makers)
     builder = FunctionBuilder(graph, translator, nested)
     sites = RunSites(graph, builder, translator, sessions)
     out: dict[int, list] = {}
     builds: list[tuple[int, int]] = []  # statements that read variables no run has built
     for index, statement in enumerate(flat):
         line = line_of(statement)
-        kept = None if _runs(statement, sessions) else _graph_statement(
-            graph, index, line, statement, translator, line_of)
-        if kept is True:
-            out[index] = graph.replacements.get(index, [])
-            continue
-        if kept is not None:
-            out[index] = kept if isinstance(kept, list) else [kept]
-            continue
-        out[index] = [sites.rewrite(statement, line)]
-        if sites.build_requested:
-            sites.build_requested = False
-            builds.append((index, line))
+        made = [made for name in names_read(statement) if name in graph.makers
+                for made in make_variables(graph, graph.makers[name], index, line,
+                                           in_function)]
+        graph.empty_lists.update(dict.fromkeys(_emptied(statement), index))
+        reused = scopes.reused(graph, translator, statement, line)
+        out[index] = made
+        for inner in reused if reused is not None else [statement]:
+            kept = None if _runs(inner, sessions) else _graph_statement(
+                graph, index, line_of(inner) or line, inner, translator, line_of)
+            if kept is True:
+                out[index] += graph.replacements.pop(index, [])
+                continue
+            if kept is not None:
+                out[index] += kept if isinstance(kept, list) else [kept]
+                continue
+            out[index].append(sites.rewrite(inner, line_of(inner) or line))
+            if sites.build_requested:
+                sites.build_requested = False
+                builds.append((index, line))
+    for name in graph.graph_lists:  # the function that fills them makes them
+        index = graph.empty_lists[name]
+        if set(_emptied(flat[index])) <= graph.graph_lists:
+            out[index] = []
     for index, line in builds:
         out[index].insert(0, sites.build(index, line))
     for node in graph.nodes:
@@ -148,9 +162,12 @@ def _graph_statement(graph: Graph, index: int, line: int, statement, translator,
             graph, index, statement, line_of,
             lambda value: _is_graph_value(graph, translator, value))
         return True
-    scope = _variable_scope(translator, statement)
+    scope = scopes.variable_scope(translator, statement)
     if scope is not None:
-        return _in_scope(graph, index, statement, scope, line_of)
+        return scopes.in_scope(graph, index, statement, scope, line_of)
+    if scopes.reenters_root_scope(translator, statement):
+        return scopes.in_root_scope(graph, index, statement, line_of, lambda s: _graph_statement(
+            graph, index, line_of(s), s, translator, line_of))
     if isinstance(statement, cst.With) and len(statement.items) == 1 and isinstance(
             statement.items[0].item, cst.Call) and \
             translator.v1_name(statement.items[0].item.func) == "device":
@@ -172,6 +189,23 @@ def _graph_statement(graph: Graph, index: int, line: int, statement, translator,
             s.with_changes(body=[s.body[0].with_changes(
                 value=translator.expression(s.body[0].value, line_of(s)))]) for s in inner]))
     return None
+
+
+def _emptied(statement) -> list[str]:
+    """The names of `L = []` or `a, b = [], []`."""
+    small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and \
+        len(statement.body) == 1 else None
+    if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
+        return []
+    target, value = small.targets[0].target, small.value
+    if isinstance(target, cst.Name) and isinstance(value, cst.List) and not value.elements:
+        return [target.value]
+    if isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple) and \
+            len(target.elements) == len(value.elements) and all(
+                isinstance(t.value, cst.Name) and isinstance(v.value, cst.List) and
+                not v.value.elements for t, v in zip(target.elements, value.elements)):
+        return [t.value.value for t in target.elements]
+    return []
 
 
 def _batch_taken(graph: Graph, statement) -> Optional[tuple[list[str], str, bool]]:
@@ -197,46 +231,6 @@ def _batch_taken(graph: Graph, statement) -> Optional[tuple[list[str], str, bool
     if not all(isinstance(target, cst.Name) for target in targets):
         return None
     return [target.value for target in targets], func.value.value, True
-
-
-def _variable_scope(translator: Translator, statement) -> Optional[str]:
-    """'s' of `with tf.variable_scope("s"):` (a literal name, nothing else given)."""
-    if not (isinstance(statement, cst.With) and len(statement.items) == 1 and
-            isinstance(statement.items[0].item, cst.Call) and statement.items[0].asname is None):
-        return None
-    call = statement.items[0].item
-    if translator.v1_name(call.func) != "variable_scope" or len(call.args) != 1 or \
-            call.args[0].keyword or not isinstance(call.args[0].value, cst.SimpleString):
-        return None
-    return call.args[0].value.evaluated_value
-
-
-def _in_scope(graph: Graph, index: int, statement: cst.With, scope: str, line_of) -> list:
-    """The statements of a `with tf.variable_scope("s"):` block, the block gone: TF2 needs no
-    scope, the variables carry their TF1 names (`s/w`) themselves."""
-    inner = statement.body.body
-    if not all(isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and
-               isinstance(s.body[0], cst.Assign) and len(s.body[0].targets) == 1 and
-               isinstance(s.body[0].targets[0].target, cst.Name) for s in inner):
-        raise Unconvertible(line_of(statement), f"tf.variable_scope({scope!r}) around "
-                                                "statements other than assignments")
-    kept = []
-    graph.scopes.append(scope)
-    try:
-        for inner_statement in inner:
-            small = inner_statement.body[0]
-            target = small.targets[0].target.value
-            if graph.add_assignment(index, line_of(inner_statement), target, small.value, None):
-                continue
-            node = graph.env.get(target)
-            value = node.expression if node is not None and node.kind in (VARIABLE, EAGER) \
-                else small.value
-            kept.append(inner_statement.with_changes(body=[small.with_changes(value=value)]))
-    finally:
-        graph.scopes.pop()
-    if kept:
-        kept[0] = kept[0].with_changes(leading_lines=statement.leading_lines)
-    return kept
 
 
 def _runs(statement, sessions) -> bool:

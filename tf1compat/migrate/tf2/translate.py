@@ -13,7 +13,7 @@ from tf1compat.migrate.rules.base import TfNames
 from tf1compat.migrate.tf2 import api
 
 # Calls rewritten as a whole (their arguments move), not by their name alone.
-_CALLS = {"assign", "assign_add", "assign_sub", "Variable", "to_float",
+_CALLS = {"assign", "assign_add", "assign_sub", "Variable", "to_float", "name_scope",
           "losses.sigmoid_cross_entropy", "losses.mean_squared_error",
           "losses.sparse_softmax_cross_entropy", "losses.softmax_cross_entropy"}
 # tf.losses cross-entropies -> (their TF1 label parameter, the tf.nn function): with TF1's
@@ -189,6 +189,11 @@ class _Rewriter(cst.CSTTransformer):
             return updated
         if v1 == "Variable":
             return updated.with_changes(func=self.t.tf("Variable"))
+        if v1 == "name_scope":  # TF 2's takes the name alone (no default_name, values)
+            if len(updated.args) != 1 or updated.args[0].keyword or updated.args[0].star:
+                raise Unconvertible(self.line, "tf.name_scope with a default_name or values "
+                                               "(TF 2's takes the name alone)")
+            return updated.with_changes(func=self.t.tf("name_scope"))
         args = [arg for arg in updated.args]
         if any(arg.star for arg in args):
             raise Unconvertible(self.line, f"tf.{v1} with * arguments")
