@@ -27,12 +27,9 @@ TOWERS = """\
         return tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
 
 
-    def average(tower_grads):
-        out = []
-        for pairs in zip(*tower_grads):
-            grads = [tf.expand_dims(g, 0) for g, _ in pairs]
-            out.append((tf.reduce_mean(tf.concat(grads, 0), 0), pairs[0][1]))
-        return out
+    def average(tower_grads):  # each variable's gradient, averaged over the towers
+        return [(tf.add_n([g for g, _ in pairs]) / len(pairs), pairs[0][1])
+                for pairs in zip(*tower_grads)]
 
 
     def train():
