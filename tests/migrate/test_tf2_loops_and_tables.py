@@ -86,14 +86,48 @@ def test_a_loop_body_that_reads_the_loop_variables_zips_them_with_the_layers():
     ('    w = tf.Variable(tf.zeros([2, 2]))\n    net = tf.matmul(net, w)\n',
      "tf.Variable in a loop"),
     ('    net = net * 2\n    print(net)\n', "statements other than assignments"),
+    # a Python value rebound from itself would be computed again at each trace
+    ('    scale = scale * 2\n    net = net * scale\n', "computed from itself"),
 ])
 def test_graph_code_in_a_loop_that_has_no_tf2_form_is_reported(body, reason):
     source = ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 2])\nnet = x\n"
-              f"for i in range(2):\n{body}"
+              f"scale = 1.0\nfor i in range(2):\n{body}"
               "with tf.Session() as sess:\n    print(sess.run(net, {x: [[1.0, 2.0]]}))\n")
     with pytest.raises(Unconvertible, match=reason) as raised:
         to_tf2(source)
     assert raised.value.line >= 4
+
+
+def test_python_values_of_a_loop_stay_in_the_loop_that_reads_them():
+    out = tf2("""\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 2])
+        net = x
+        for i in range(2):
+            name = "fc%d" % i
+            net = tf.layers.dense(net, 2, name=name)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            value = sess.run(net, {x: [[1.0, 2.0]]})
+        """)
+    making, function = out.split("@tf.function", 1)
+    assert '    name = "fc%d" % i\n    dense_layers.append(tf.keras.layers.Dense(2, name=name))' \
+        in making
+    assert "name = " not in function.split("return", 1)[0]  # no TF code reads it there
+    namespace = {}
+    exec(compile(out, "converted.py", "exec"), namespace)  # noqa: S102
+    assert [layer.name for layer in namespace["dense_layers"]] == ["fc0", "fc1"]
+
+
+def test_a_list_two_loops_fill_with_tensors_is_refused():
+    source = ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\nparts = []\n"
+              "for i in range(2):\n    parts.append(x * i)\n"
+              "for i in range(2):\n    parts.append(x + i)\n"
+              "total = tf.add_n(parts)\n"
+              "with tf.Session() as sess:\n    print(sess.run(total, {x: [1.0]}))\n")
+    with pytest.raises(Unconvertible, match="filled with tensors by two loops") as raised:
+        to_tf2(source)
+    assert raised.value.line == 7
 
 
 def test_a_table_of_tf1_optimizers_becomes_a_table_of_keras_makers():

@@ -119,6 +119,9 @@ def test_towers_share_variables_made_once_and_apply_averaged_gradients():
     ("        tower_grads, losses = [], []\n",
      "        tower_grads, losses = [], []\n        first = tower_loss(xs[0], ys[0])\n",
      "called again without reuse"),
+    ("        with tf.variable_scope(tf.get_variable_scope()):\n",
+     '        with tf.variable_scope("model"):\n',
+     r"called inside tf.variable_scope\('model'\)"),
 ])
 def test_tower_code_without_a_tf2_form_is_reported(old, new, reason):
     source = textwrap.dedent(TOWERS)

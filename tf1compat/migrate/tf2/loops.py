@@ -73,6 +73,7 @@ def add_loop(graph, index: int, loop: cst.For, line_of: Callable, is_graph_value
     body, wrapper = _pass_body(graph, loop, line)
     filled: list[str] = []  # lists of the block a pass appends tensors to
     reuse_at = call_at = -1  # where a pass turns reuse on, calls a variable-making function
+    python: list[str] = []  # the names of the Python values the pass computes
     for position, statement in enumerate(body):
         at = line_of(statement)
         small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and \
@@ -83,15 +84,15 @@ def add_loop(graph, index: int, loop: cst.For, line_of: Callable, is_graph_value
         appended = _appended(small)
         if appended is not None and not (is_graph_value(appended[1]) or _is_gradients(
                 appended[1]) or set(names_read(appended[1])) & set(tensors)):
-            appended = None  # a Python value appended: both loops do it
-            making.append(statement)
-            computing.append(statement)
+            making.append(statement)  # a Python value appended: the making loop does it
             continue
         if appended is not None:
             target, value = appended
             if target not in graph.empty_lists:
                 raise Unconvertible(at, f"{target}.append() in a loop of graph code, {target} "
                                         "not made empty in this block before the loop")
+            if target in graph.graph_lists and target not in filled:
+                raise Unconvertible(at, f"{target} filled with tensors by two loops")
             graph.graph_lists.add(target)
             filled.append(target)
         elif isinstance(small, cst.Assign) and len(small.targets) == 1 and \
@@ -137,9 +138,18 @@ def add_loop(graph, index: int, loop: cst.For, line_of: Callable, is_graph_value
         elif is_graph_value(value) or set(read_here) & set(tensors):
             computing.append(assign(target, graph.translate.expression(value, at)))
             tensors.append(target)
-        else:  # a Python value: both loops compute it
+        else:  # a Python value: both loops compute it (the function's, where TF code reads it)
+            if target in names_read(value):
+                raise Unconvertible(at, f"{target}, a Python value of a loop of graph code, "
+                                        "computed from itself (each trace would compute it "
+                                        "again)")
             making.append(statement)
             computing.append(statement)
+            python.append(target)
+    read_by_tf = {name for statement in computing if not _assigns(statement, python)
+                  for name in names_read(statement)}
+    computing = [statement for statement in computing
+                 if not _assigns(statement, python) or _assigns(statement, read_by_tf)]
     if call_at >= 0 and not call_at < reuse_at:
         raise Unconvertible(line, "a function that makes variables called in a loop that "
                                   "does not turn reuse on after it (TF1 raises: its "
@@ -192,6 +202,13 @@ def _turns_reuse_on(graph, value) -> bool:
     return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
         value.func.attr.value == "reuse_variables" and isinstance(value.func.value, cst.Call) \
         and graph.translate.v1_name(value.func.value.func) == "get_variable_scope"
+
+
+def _assigns(statement, names) -> bool:
+    """Whether a statement of the pass is `name = ...` of one of `names`."""
+    small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
+    return isinstance(small, cst.Assign) and isinstance(small.targets[0].target, cst.Name) \
+        and small.targets[0].target.value in names
 
 
 def _appended(small):

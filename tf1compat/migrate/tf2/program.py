@@ -85,7 +85,8 @@ def convert_block(body, translator: Translator, positions, taken: set[str], nest
         line = line_of(statement)
         made = [made for name in names_read(statement) if name in graph.makers
                 for made in make_variables(graph, graph.makers[name], index, line,
-                                           in_function)]
+                                           in_function,
+                                           scopes.variable_scope(translator, statement))]
         graph.empty_lists.update(dict.fromkeys(_emptied(statement), index))
         reused = scopes.reused(graph, translator, statement, line)
         out[index] = made

@@ -109,11 +109,14 @@ def _bound(statement) -> set[str]:
     return names
 
 
-def make_variables(graph, maker: VariableMaker, index: int, line: int, in_function: bool
-                   ) -> list:
+def make_variables(graph, maker: VariableMaker, index: int, line: int, in_function: bool,
+                   scope=None) -> list:
     """The statements that make `maker`'s variables, bound in `graph` as its variables (with
     the TF1 names of the scope around the call) and the function as reading them; made in
     a function (`def train():`), they are declared global: the module's function reads them."""
+    if scope is not None:  # the names would carry it; the variables are made before it
+        raise Unconvertible(line, f"{maker.name}() called inside tf.variable_scope({scope!r}) "
+                                  "(its variables' TF1 names carry the scope)")
     if maker.made_at >= 0:
         raise Unconvertible(line, f"{maker.name}() called again without reuse (TF1 raises: "
                                   "its variables exist)")
