@@ -11,7 +11,7 @@ import dataclasses
 
 import libcst as cst
 
-from tf1compat.migrate.tf2.graph import LAYER, PLACEHOLDER, TRAIN, VARIABLE, Graph, Node
+from tf1compat.migrate.tf2.graph import PLACEHOLDER, TRAIN, Graph, Node
 from tf1compat.migrate.tf2.layer_nodes import variables_element
 from tf1compat.migrate.tf2.translate import Translator, Unconvertible
 
@@ -23,6 +23,7 @@ class Function:
     returns: list[Node]
     definition: cst.FunctionDef
     after: int
+    items: list[Node]  # what it computes, as the Session.run fetched it
 
 
 class FunctionBuilder:
@@ -75,7 +76,7 @@ class FunctionBuilder:
                     [self.graph.env[trains[0].optimizer].index if trains and
                      trains[0].optimizer in self.graph.env else 0] +
                     [leaf.index for leaf in leaves.values()])
-        function = Function(name, params, returns, definition, after)
+        function = Function(name, params, returns, definition, after, list(items))
         self.functions[key] = function
         return function
 
@@ -132,8 +133,7 @@ class FunctionBuilder:
             return [*code, _return(returns)] if returns else code
         trainable = []
         for leaf in train.leaves():
-            if (leaf.kind == VARIABLE and leaf.trainable) or \
-                    (leaf.kind == LAYER and leaf.holds_variables):
+            if leaf.trained:
                 trainable.append(variables_element(leaf))
         if not trainable:
             raise Unconvertible(train.line, f"{train.name} minimizes a loss of no variable")

@@ -211,7 +211,7 @@ class Graph:
         if api.is_literal(expression):
             return True
         return isinstance(expression, cst.Name) and \
-            self.env.get(expression.value, Node("", "", 0, 0)).kind == EAGER
+            self.env.get(expression.value, _NONE).kind == EAGER
 
     def get_variable(self, call: cst.Call, line: int) -> tuple[cst.Call, str]:
         """(`tf.Variable(...)`, its TF1 name) for `tf.get_variable("w", shape,
@@ -316,8 +316,7 @@ class Graph:
             optimizer = self.fresh("optimizer")
             self.replacements[index] = [_assign(optimizer, self._optimizer(owner, line) or
                                                 self.translate.optimizer(owner, line))]
-        elif isinstance(owner, cst.Name) and self.env.get(owner.value, Node("", "", 0, 0)
-                                                          ).kind == OPTIMIZER:
+        elif isinstance(owner, cst.Name) and self.env.get(owner.value, _NONE).kind == OPTIMIZER:
             optimizer = owner.value
         else:
             raise Unconvertible(line, "minimize() on an optimizer not made in this block")

@@ -85,6 +85,12 @@ def dropout_source(value: cst.Call, line: int) -> cst.BaseExpression:
     return args["inputs"]
 
 
+def trainable_variables(nodes) -> cst.List:
+    """The list of the trainable variables of `nodes`, in their order (TF1's
+    `tf.trainable_variables()` of a graph holding them)."""
+    return cst.List([variables_element(node) for node in nodes if node.trained])
+
+
 def variables_element(node) -> cst.BaseElement:
     """The element of a list of trainable variables for a variable or layer node: `w`,
     `*dense.trainable_variables`, `*[v for layer in dense_layers for v in ...]`."""

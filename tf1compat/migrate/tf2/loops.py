@@ -23,11 +23,12 @@ from typing import Callable
 import libcst as cst
 
 from tf1compat.migrate.tf2 import api
-from tf1compat.migrate.tf2.layer_nodes import dropout_source, layer_creation, variables_element
-from tf1compat.migrate.tf2.nodes import FUNCTION, LAYER, OPTIMIZER, TENSOR, VARIABLE, Node, assign
+from tf1compat.migrate.tf2.layer_nodes import dropout_source, layer_creation, trainable_variables
+from tf1compat.migrate.tf2.nodes import (BATCH, FUNCTION, LAYER, OPTIMIZER, PLACEHOLDER, TENSOR,
+                                         TRAIN, VARIABLE, Node, assign)
 from tf1compat.migrate.tf2.translate import Unconvertible, names_read
 
-_GRAPH_KINDS = ("placeholder", "variable", "tensor", "train", "layer", "batch element")
+_GRAPH_KINDS = (PLACEHOLDER, VARIABLE, TENSOR, TRAIN, LAYER, BATCH)
 _NOT_IN_LOOPS = ("placeholder", "Variable", "get_variable", "global_variables_initializer",
                  "local_variables_initializer")
 
@@ -38,7 +39,7 @@ def builds_graph(graph, loop) -> bool:
     calls a `tf.layers` function."""
     if not isinstance(loop, cst.For):
         return False
-    body, _ = _pass_body(graph, loop, 0)
+    body, _ = _pass_statements(graph, loop)
     for statement in body:
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
             value = small.value if isinstance(small, cst.Assign) else \
@@ -60,7 +61,7 @@ def add_loop(graph, index: int, loop: cst.For, line_of: Callable, is_graph_value
     line = line_of(loop)
     if loop.orelse is not None or loop.asynchronous is not None:
         raise Unconvertible(line, "a loop of graph code with an else: clause or async")
-    reads_before = [read for read in graph.reads(loop.iter)]
+    reads_before = list(graph.reads(loop.iter))
     if any(read.kind in _GRAPH_KINDS for read in reads_before):
         raise Unconvertible(line, "a loop over a tensor (TF2 would iterate it eagerly)")
     loop_names = set(names_read(loop.target))
@@ -70,7 +71,12 @@ def add_loop(graph, index: int, loop: cst.For, line_of: Callable, is_graph_value
     computing: list[cst.BaseStatement] = []
     tensors: list[str] = []
     reads = list(reads_before)
-    body, wrapper = _pass_body(graph, loop, line)
+    body, wrapper = _pass_statements(graph, loop)
+    if wrapper is not None:  # its items in TF2 (TF2 has tf.device and tf.name_scope)
+        wrapper = wrapper.with_changes(items=[
+            item.with_changes(item=graph.translate.expression(item.item, line))
+            for item in wrapper.items], leading_lines=[])
+    taped = False  # whether the pass computed its gradients (one tape per pass)
     filled: list[str] = []  # lists of the block a pass appends tensors to
     reuse_at = call_at = -1  # where a pass turns reuse on, calls a variable-making function
     python: list[str] = []  # the names of the Python values the pass computes
@@ -109,6 +115,9 @@ def add_loop(graph, index: int, loop: cst.For, line_of: Callable, is_graph_value
                for name in read_here):
             call_at = position
         if appended is not None or _is_gradients(value):
+            if _is_gradients(value) and taped:
+                raise Unconvertible(at, "two compute_gradients() in one pass")
+            taped = taped or _is_gradients(value)
             expression = _gradients(graph, value, computing, tensors, at) if \
                 _is_gradients(value) else graph.translate.expression(value, at)
             computing.append(_append(target, expression) if appended is not None
@@ -124,8 +133,7 @@ def add_loop(graph, index: int, loop: cst.For, line_of: Callable, is_graph_value
             lists.append((layers, each))
             reads.append(graph.bind(Node(layers, LAYER, index, at, many=True,
                                          weightless=rule.keras in api.WEIGHTLESS_LAYERS)))
-            making.append(cst.SimpleStatementLine([cst.Expr(cst.Call(
-                cst.Attribute(cst.Name(layers), cst.Name("append")), [cst.Arg(creation)]))]))
+            making.append(_append(layers, creation))
             computing.append(assign(target, cst.Call(cst.Name(each), [
                 cst.Arg(graph.translate.expression(inputs, at))])))
             tensors.append(target)
@@ -182,18 +190,15 @@ def add_loop(graph, index: int, loop: cst.For, line_of: Callable, is_graph_value
     return made
 
 
-def _pass_body(graph, loop: cst.For, line: int) -> tuple[list, object]:
+def _pass_statements(graph, loop: cst.For) -> tuple[list, object]:
     """The statements of one pass, and the `with tf.device(...), tf.name_scope(...):` around
-    them (its items in TF2; TF2 has both) or None."""
+    them (as the script wrote it) or None."""
     body = loop.body.body
-    if len(body) == 1 and isinstance(body[0], cst.With):
-        items = body[0].items
-        if all(isinstance(item.item, cst.Call) and item.asname is None and
-               graph.translate.v1_name(item.item.func) in ("device", "name_scope")
-               for item in items):
-            return list(body[0].body.body), body[0].with_changes(items=[
-                item.with_changes(item=graph.translate.expression(item.item, line))
-                for item in items], leading_lines=[])
+    if len(body) == 1 and isinstance(body[0], cst.With) and all(
+            isinstance(item.item, cst.Call) and item.asname is None and
+            graph.translate.v1_name(item.item.func) in ("device", "name_scope")
+            for item in body[0].items):
+        return list(body[0].body.body), body[0]
     return list(body), None
 
 
@@ -247,19 +252,14 @@ def _gradients(graph, value: cst.Call, computing: list, tensors: list, line: int
     loss = args["loss"]
     if not (isinstance(loss, cst.Name) and loss.value in tensors):
         raise Unconvertible(line, "compute_gradients() of a loss not computed in the pass")
-    if any(isinstance(s, cst.With) and "GradientTape" in cst.Module([]).code_for_node(s.items[0])
-           for s in computing):
-        raise Unconvertible(line, "two compute_gradients() in one pass")
-    variables = [variables_element(node) for node in graph.nodes
-                 if (node.kind == VARIABLE and node.trainable) or
-                 (node.kind == LAYER and node.holds_variables)]
-    if not variables:
+    variables = trainable_variables(graph.nodes)
+    if not variables.elements:
         raise Unconvertible(line, "compute_gradients() with no variable made yet")
     taped = cst.With([cst.WithItem(cst.Call(graph.translate.tf("GradientTape")),
                                    asname=cst.AsName(cst.Name("tape")))],
                      cst.IndentedBlock(list(computing) or [cst.SimpleStatementLine(
                          [cst.Pass()])]))
-    computing[:] = [taped, assign("variables", cst.List(variables))]
+    computing[:] = [taped, assign("variables", variables)]
     return cst.parse_expression(f"list(zip(tape.gradient({loss.value}, variables), variables))")
 
 

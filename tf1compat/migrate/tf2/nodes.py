@@ -40,6 +40,11 @@ class Node:
     def holds_variables(self) -> bool:
         return self.kind == VARIABLE or (self.kind == LAYER and not self.weightless)
 
+    @property
+    def trained(self) -> bool:
+        """Whether TF1's `tf.trainable_variables()` lists its variables."""
+        return self.holds_variables and (self.kind == LAYER or self.trainable)
+
     def closure(self) -> list["Node"]:
         """This node and every TENSOR/TRAIN node it reads, in definition order."""
         seen: dict[int, Node] = {}

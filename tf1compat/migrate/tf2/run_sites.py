@@ -15,9 +15,10 @@ import libcst as cst
 from tf1compat.migrate.tf2.emit import FunctionBuilder
 from tf1compat.migrate.tf2.graph import (BATCH, EAGER, FEED, INIT, LAYER, PLACEHOLDER, TENSOR,
                                          TRAIN, VARIABLE, Graph, Node)
-from tf1compat.migrate.tf2.layer_nodes import variables_element
+from tf1compat.migrate.tf2.layer_nodes import trainable_variables
 from tf1compat.migrate.tf2.translate import Translator, Unconvertible, names_read
 
+_NONE = Node("", "", 0, 0)
 _INITIALIZERS = ("global_variables_initializer", "local_variables_initializer",
                  "initialize_all_variables", "tables_initializer")
 
@@ -203,11 +204,7 @@ class RunSites:
         layers = {id(node) for node in self.graph.nodes if node.kind == LAYER and
                   node.holds_variables}
         for function in self.builder.functions.values():
-            leaves = {id(leaf) for node in function.params + function.returns
-                      for leaf in node.leaves()}
-            train = [node for node in self.graph.nodes if node.kind == TRAIN and
-                     node.name == function.name]
-            leaves |= {id(leaf) for node in train for leaf in node.leaves()}
+            leaves = {id(leaf) for node in function.items for leaf in node.leaves()}
             if function.after < index and function.definition.decorators and layers <= leaves:
                 return cst.parse_statement(f"{function.name}.get_concrete_function()\n").with_changes(
                     leading_lines=[cst.EmptyLine(comment=cst.Comment(
@@ -218,15 +215,13 @@ class RunSites:
 
     def _is_initializer(self, node) -> bool:
         if isinstance(node, cst.Name):
-            return self.graph.env.get(node.value, Node("", "", 0, 0)).kind == INIT
+            return self.graph.env.get(node.value, _NONE).kind == INIT
         if isinstance(node, cst.Attribute) and node.attr.value == "initializer":
             return True
         return isinstance(node, cst.Call) and self.t.v1_name(node.func) in _INITIALIZERS
 
     def trainable_variables(self) -> cst.BaseExpression:
-        return cst.List([variables_element(node) for node in self.graph.nodes
-                         if (node.kind == VARIABLE and node.trainable) or
-                         (node.kind == LAYER and node.holds_variables)])
+        return trainable_variables(self.graph.nodes)
 
 
 def _fetch_and_feed(call: cst.Call, line: int, fetch_position: bool = True, feeds=None):
