@@ -157,8 +157,7 @@ def _prepared(module: cst.Module, translator: Translator, positions) -> str:
     """The module with the tutorials' MNIST reader import, TF1's eager API and the file's
     one `with tf.Graph().as_default():` in TF2 form (whole-file rewrites the block conversion
     then takes as they are)."""
-    one_graph = _OneGraph(translator)
-    module.visit(_GraphsCounted(one_graph, positions))  # first: its errors name their lines
+    module.visit(_GraphsCounted(translator, positions))  # first: its errors name their lines
     if enables_eager(translator, module):  # first: its errors need the original's lines
         eager = EagerToTf2(translator, positions)
         module = module.visit(eager)
@@ -166,7 +165,7 @@ def _prepared(module: cst.Module, translator: Translator, positions) -> str:
         if left:
             raise Unconvertible(0, f"tf.contrib.eager (as {left[0]}) used other than in "
                                    "the calls --to tf2 rewrites")
-    return module.visit(_MnistReader()).visit(one_graph).code
+    return module.visit(_MnistReader()).visit(_OneGraph(translator)).code
 
 
 class _OneGraph(cst.CSTTransformer):
@@ -180,31 +179,26 @@ class _OneGraph(cst.CSTTransformer):
         self.t = translator
 
     def leave_With(self, original: cst.With, updated: cst.With):
-        if not any(self.new_graph(item.item) for item in original.items):
+        if not any(_new_graph(self.t, item.item) for item in original.items):
             return updated
-        rest = [item for item in updated.items if not self.new_graph(item.item)]
+        rest = [item for item in updated.items if not _new_graph(self.t, item.item)]
         if not rest:
             return cst.FlattenSentinel(updated.body.body)
         rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
         return updated.with_changes(items=rest)
 
-    def new_graph(self, item) -> bool:
-        return isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and \
-            item.func.attr.value == "as_default" and isinstance(item.func.value, cst.Call) \
-            and self.t.v1_name(item.func.value.func) == "Graph" and not item.func.value.args
-
 
 class _GraphsCounted(cst.CSTVisitor):
     """Refuses a second `with tf.Graph().as_default():`, or one bound to a name, with its line."""
 
-    def __init__(self, one_graph: _OneGraph, positions):
+    def __init__(self, translator: Translator, positions):
         super().__init__()
-        self.one_graph = one_graph
+        self.t = translator
         self.positions = positions
         self.graphs = 0
 
     def visit_With(self, node: cst.With) -> None:
-        graphs = [item for item in node.items if self.one_graph.new_graph(item.item)]
+        graphs = [item for item in node.items if _new_graph(self.t, item.item)]
         if not graphs:
             return
         self.graphs += 1
@@ -212,6 +206,13 @@ class _GraphsCounted(cst.CSTVisitor):
             raise Unconvertible(self.positions[node].start.line,
                                 "a second tf.Graph(), or one bound to a name (TF2 has one "
                                 "program, no graphs)")
+
+
+def _new_graph(translator: Translator, item) -> bool:
+    """`tf.Graph().as_default()`."""
+    return isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and \
+        item.func.attr.value == "as_default" and isinstance(item.func.value, cst.Call) and \
+        translator.v1_name(item.func.value.func) == "Graph" and not item.func.value.args
 
 
 class _MnistReader(cst.CSTTransformer):
