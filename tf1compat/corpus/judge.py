@@ -1,0 +1,93 @@
+"""Whether a run passes, and if not, the class of its failure.
+
+A run passes when it exits 0, prints the program's success pattern, and, where the program is
+deterministic, prints the numbers TensorFlow 1.15 printed (tf1compat.cli.printed_numbers:
+integers exactly, floats within the program's rtol/atol, the text beside them equal).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Optional
+
+from tf1compat.cli import printed_numbers
+from tf1compat.corpus.manifest import Program
+from tf1compat.corpus.runs import Outcome
+
+# The classes of failure, matched on the error line in this order; "numbers" and "marker" are
+# found by the judge itself.
+_CLASSES = (
+    ("timeout", None),
+    ("migrate failed", None),
+    ("import path", re.compile(r"(ModuleNotFoundError|ImportError)\b.*\b(tensorflow|tf1compat)")),
+    ("other module", re.compile(r"(ModuleNotFoundError|ImportError)\b")),
+    ("name not served", re.compile(r"AttributeError: module '(tensorflow|tf1compat)[^']*' "
+                                   r"has no attribute|is not served|not served under")),
+    ("signature", re.compile(r"TypeError: .*(argument|positional|keyword)")),
+    ("device", re.compile(r"(only supports NHWC|NCHW|[Dd]evice|GPU|cuDNN|CUDA)")),
+    ("other behaviour", None),
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    passed: bool
+    failure: str = ""     # the class, empty when passed
+    reason: str = ""      # one line: the error, the first differing number, the missing marker
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def compared_text(program: Program, stdout: str, stderr: str) -> str:
+    """The lines whose numbers are held to TF 1.15's: stdout, or the lines of both streams that
+    match the program's `compare` pattern; lines matching `ignore` are left out."""
+    if program.compare == "stdout":
+        lines = printed_numbers.without_tensorflow_log(stdout).splitlines()
+    else:
+        pattern = re.compile(program.compare)
+        lines = [line for line in (stdout + "\n" + stderr).splitlines() if pattern.search(line)]
+    if program.ignore:
+        ignore = re.compile(program.ignore)
+        lines = [line for line in lines if not ignore.search(line)]
+    return "\n".join(lines) + "\n"
+
+
+def judge(program: Program, outcome: Outcome, reference: Optional[Outcome]) -> Verdict:
+    if outcome.returncode is None:
+        return Verdict(False, "timeout", f"no exit within {program.timeout} s")
+    if outcome.returncode != 0:
+        return Verdict(False, _error_class(outcome), error_line(outcome))
+    if not re.search(program.success, outcome.stdout + "\n" + outcome.stderr, re.MULTILINE):
+        return Verdict(False, "no success marker",
+                       f"exit 0 without printing {program.success!r}")
+    if program.deterministic and reference is not None and outcome.mode != "tf115":
+        comparison = printed_numbers.compare(
+            compared_text(program, reference.stdout, reference.stderr),
+            compared_text(program, outcome.stdout, outcome.stderr), program.rtol, program.atol)
+        if not comparison.ok:
+            first = comparison.differences[0].describe()
+            return Verdict(False, "numbers differ",
+                           f"{first} ({len(comparison.differences)} difference(s), "
+                           f"{len(comparison.agreements)} number(s) agree)"[:300])
+    return Verdict(True)
+
+
+def error_line(outcome: Outcome) -> str:
+    """The last line that says what went wrong: a traceback's last line, or tf1compat's own."""
+    lines = [line.strip() for line in outcome.stderr.splitlines() if line.strip()]
+    for line in reversed(lines):
+        if re.match(r"^([A-Za-z_.]+(Error|Exception|Exit)\b|tf1compat\b.*:|error:)", line):
+            return line[:300]
+    return (lines[-1] if lines else f"exit {outcome.returncode}, nothing on stderr")[:300]
+
+
+def _error_class(outcome: Outcome) -> str:
+    if outcome.step == "migrate":
+        return "migrate failed"
+    line = error_line(outcome)
+    for name, pattern in _CLASSES:
+        if pattern is not None and pattern.search(line):
+            return name
+    return "other behaviour"

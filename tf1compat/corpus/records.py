@@ -1,0 +1,85 @@
+"""The committed data: TF 1.15's output per program (`data/tf115/NAME.json`) and the last full
+measure (`data/results.json`), each with the digest of what made it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Optional
+
+from tf1compat.corpus import makers
+from tf1compat.corpus.manifest import DATA, Program
+from tf1compat.corpus.runs import Outcome, PACKAGE_ROOT
+
+TF115 = DATA / "tf115"
+RESULTS = DATA / "results.json"
+# What `run` and `migrate` are made of: the results describe these files.
+_CODE_FOLDERS = ("tf1compat", "modern")
+_NOT_CODE = ("tf1compat/corpus/",)
+
+
+def digest(program: Program) -> str:
+    return program.digest(makers.maker_sources())
+
+
+def read_reference(program: Program) -> Optional[dict]:
+    path = TF115 / f"{program.name}.json"
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+def reference_outcome(program: Program) -> Optional[Outcome]:
+    record = read_reference(program)
+    if record is None:
+        return None
+    return Outcome("tf115", record["returncode"], record["stdout"], record["stderr"],
+                   record["seconds"])
+
+
+def write_reference(program: Program, outcome: Outcome) -> Path:
+    TF115.mkdir(parents=True, exist_ok=True)
+    record = {"program": program.name, "digest": digest(program),
+              "made_by": "tensorflow-cpu==1.15.0 (Python 3.7)",
+              "returncode": outcome.returncode, "seconds": round(outcome.seconds, 1),
+              "stdout": outcome.stdout, "stderr": _tail(outcome.stderr)}
+    path = TF115 / f"{program.name}.json"
+    _atomic_write(path, json.dumps(record, indent=1, sort_keys=True) + "\n")
+    return path
+
+
+def code_digest(root: Path = PACKAGE_ROOT) -> str:
+    """sha256 over the files of tf1compat and modern (the corpus tool's own files aside), as
+    git tracks them: the code a measure describes."""
+    listed = subprocess.run(["git", "ls-files", "-z", *_CODE_FOLDERS], cwd=root,
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    hasher = hashlib.sha256()
+    for path in sorted(p for p in listed if p and not p.startswith(_NOT_CODE)):
+        file = root / path
+        if file.is_file():
+            hasher.update(path.encode() + b"\0" + file.read_bytes() + b"\0")
+    return hasher.hexdigest()
+
+
+def head_commit(root: Path = PACKAGE_ROOT) -> str:
+    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 else "unknown"
+
+
+def read_results() -> Optional[dict]:
+    return json.loads(RESULTS.read_text()) if RESULTS.is_file() else None
+
+
+def write_results(results: dict) -> None:
+    _atomic_write(RESULTS, json.dumps(results, indent=1, sort_keys=True) + "\n")
+
+
+def _tail(text: str, lines: int = 60) -> str:
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(text)
+    os.replace(partial, path)
