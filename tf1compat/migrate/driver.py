@@ -31,6 +31,7 @@ from tf1compat.migrate.rules.estimator import EstimatorRule
 from tf1compat.migrate.rules.graph_mode import GraphModeRule
 from tf1compat.migrate.rules.keras2 import Keras2Rule
 from tf1compat.migrate.rules.legacy_layers import LegacyLayersRule
+from tf1compat.migrate.rules.namespace_imports import NamespaceImportsRule
 from tf1compat.migrate.rules.numpy1 import NumPy1Rule
 from tf1compat.migrate.rules.private_imports import PrivateImportsRule
 from tf1compat.migrate.rules.private_paths import PrivatePathsRule
@@ -45,10 +46,11 @@ from tf1compat.migrate.rules.tutorials import TutorialsRule
 from tf1compat.migrate.rules.v1_namesakes import V1NamesakesRule
 from tf1compat.migrate.upgrade_v2 import upgrade
 
-# Before tf_upgrade_v2, on the script as written (lines kept in place); TF 0.x names
+# Before tf_upgrade_v2, on the script as written (lines kept in place); imports of TF1's API
+# namespaces first become the `tf.X` names every later rule reads; TF 0.x names
 # first become the 1.x names tf_upgrade_v2 knows; TF1's tf.keras becomes tf_keras's TF1 API
 # before tf_upgrade_v2 renames its names for Keras 3.
-PRE_RULES = (Tf0NamesRule, Tf115PositionsRule, V1FallbackRule, ContribRule, TutorialsRule,
+PRE_RULES = (NamespaceImportsRule, Tf0NamesRule, Tf115PositionsRule, V1FallbackRule, ContribRule, TutorialsRule,
              TfKerasRule)
 # After it. Order matters: the session rule adds imports that graph mode must follow; names
 # from TensorFlow's own modules become public ones first (the later rules read those), and

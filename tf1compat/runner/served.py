@@ -21,6 +21,19 @@ SERVED_MODULES = {
     "examples.tutorials.mnist.input_data": "tf1compat.tutorials.mnist",
     "examples.tutorials.mnist.mnist": "tf1compat.tutorials.mnist_model",
 }
+# TF 1.15's API namespaces (`tf.X` that is a module in its v1 API; tf1compat/surface/data/
+# tf115.json, held to it by tests/runner/test_namespace_imports.py): TF 1.15 let a script import
+# each as if it were a module (`from tensorflow.train import AdamOptimizer`, `import
+# tensorflow.nn.rnn_cell as rnn_cell`), and the script then got TF1's names.
+TF1_NAMESPACES = frozenset({
+    "app", "audio", "autograph", "bitwise", "compat", "config", "contrib", "data", "debugging",
+    "distribute", "distributions", "dtypes", "errors", "estimator", "experimental",
+    "feature_column", "flags", "gfile", "graph_util", "image", "initializers", "io", "keras",
+    "layers", "linalg", "lite", "logging", "lookup", "losses", "manip", "math", "metrics", "nest",
+    "nn", "profiler", "python_io", "pywrap_tensorflow", "quantization", "queue", "ragged",
+    "random", "raw_ops", "resource_loader", "saved_model", "sets", "signal", "sparse",
+    "spectral", "strings", "summary", "sysconfig", "test", "tpu", "train", "user_ops", "version",
+    "xla"})
 LEGACY_KERAS = ("layers.", "keras.", "nn.rnn_cell.")
 STATUSES = ("native", "mapped", "replaced", "unsupported")
 

@@ -194,6 +194,9 @@ class TF1Module(types.ModuleType):
 # `tensorflow.keras...`: TF 1.15's was its TF1 API's keras (`tf.keras`, legacy Keras's TF1 API
 # here), where TF 2.21's module is the TF2 one (no `backend.set_session`, other optimizers).
 _SERVED_TOPS = {path.split(".")[0] for path in served.SERVED_MODULES} | {"compat", "keras"}
+# The other API namespaces of TF 1.15 are served from the TF1 module too; where the TF1 module
+# has no such name, TensorFlow's own module of that path is the answer, as before.
+_NAMESPACE_TOPS = served.TF1_NAMESPACES - _SERVED_TOPS
 
 # TF1 namespaces TensorFlow removed outright (tf.compat.v1 lacks them too) -> what to do instead.
 _REMOVED: dict[str, str] = {}  # tf.estimator, the last one, is served by tf1compat.estimator
@@ -264,12 +267,15 @@ class ImportHook:
 
     def __call__(self, name, globals=None, locals=None, fromlist=(), level=0):
         top = name.split(".")[1] if level == 0 and name.startswith("tensorflow.") else None
-        if top is not None and (top in _SERVED_TOPS or top == "python") and \
+        if top is not None and (top in _SERVED_TOPS or top in _NAMESPACE_TOPS
+                                or top == "python") and \
                 globals is not None and self._is_user_code(globals):
             if top == "python":  # `from tensorflow.python.framework import graph_util`
                 return private_modules.tree_of(self.tf1, usage).import_module(
                     name, fromlist, lambda: self.original(name, globals, locals, fromlist, level))
-            return self._served_import(name, fromlist)
+            if top in _SERVED_TOPS:
+                return self._served_import(name, fromlist)
+            return self._namespace_import(name, globals, locals, fromlist, level)
         if level == 0 and globals is not None:
             importer = user_modules.importer_for(name)
             if importer is not None and self._is_user_code(globals):
@@ -303,6 +309,18 @@ class ImportHook:
                 f"No module named {name!r} on TF 2.21: {error}"
             raise ServedImportError(message, name=name) from None
         return module if fromlist else self.tf1
+
+    def _namespace_import(self, name, globals, locals, fromlist, level) -> Any:
+        """`from tensorflow.train import AdamOptimizer`: TF1's names, as TF 1.15 gave them; a
+        path the TF1 module does not serve is TensorFlow's own module, and where neither has
+        it, the error names what the TF1 module lacks."""
+        try:
+            return self._served_import(name, fromlist)
+        except ServedImportError as served_error:
+            try:
+                return self.original(name, globals, locals, fromlist, level)
+            except ImportError:
+                raise served_error from None
 
     def install(self) -> None:
         builtins.__import__ = self
