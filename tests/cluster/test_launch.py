@@ -8,7 +8,6 @@ import json
 import os
 import signal
 import socket
-import time
 
 import pytest
 
@@ -75,19 +74,18 @@ def test_a_failing_task_stops_the_others_and_is_named(tmp_path):
         if os.environ["TF1COMPAT_TASK"] == "worker:1":
             time.sleep(1.0)
             raise SystemExit(3)
-        time.sleep(120)
+        time.sleep(3600)
     """)
     lines = []
     process = start("--ps", "1", "--workers", "2", "--grace", "2", str(script))
     try:
-        began = time.monotonic()
+        # The other tasks sleep an hour: `finish` returning at all means the launcher stopped
+        # them (its budget bounds the wait; no timing is asserted)
         status = finish(process, 60, lines)
-        elapsed = time.monotonic() - began
         pids = task_pids(lines)
         assert status == 3
         errors = [l for l in lines if l.startswith("tf1compat: error")]
         assert errors == ["tf1compat: error: task worker:1 failed: exit code 3 (exit status 3)"]
-        assert elapsed < 30
         assert sorted(pids) == ["ps:0", "worker:0", "worker:1"]
         assert wait_gone(pids.values(), 5) == []
     finally:

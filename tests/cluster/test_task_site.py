@@ -23,3 +23,17 @@ def test_a_failing_fix_is_one_line_on_stderr_and_the_task_still_runs(tmp_path):
     assert "tf1compat launch: the task fixes (tf1compat.launch.task_fixes) are not installed " \
            "in this task, which runs without them: RuntimeError: boom" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_python_without_tf1compat_gets_the_fixes_from_the_copy_the_hook_is_in(tmp_path):
+    # `python -S` leaves site-packages (where tf1compat is installed) off sys.path, then the
+    # hook is imported by hand, as site does for a sitecustomize on PYTHONPATH
+    code = ("import sys, importlib; sys.path.insert(0, sys.argv[1]); "
+            "importlib.import_module('sitecustomize'); "
+            "import tf1compat.launch.task_fixes as fixes; print(fixes.__file__)")
+    result = subprocess.run([sys.executable, "-S", "-c", code, str(TASK_SITE)],
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                            env={"PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    assert "are not installed" not in result.stderr
+    assert result.stdout.strip() == str(REPO_ROOT / "tf1compat" / "launch" / "task_fixes.py")

@@ -43,9 +43,7 @@ os.environ["TF_CONFIG"] = json.dumps({"cluster": {"worker": ["127.0.0.1:1"]},
 facts["ps_without_ps"] = error_of(lambda: distribute.strategy("parameter_server"))
 del os.environ["TF_CONFIG"]
 facts["coordinator_wrong"] = error_of(lambda: distribute.coordinator(mirrored))
-start = time.perf_counter()
 facts["tpu"] = error_of(lambda: distribute.strategy("tpu"))
-facts["tpu_seconds"] = time.perf_counter() - start
 print(json.dumps(facts))
 """
 
@@ -97,4 +95,3 @@ def test_coordinator_only_for_parameter_server(facts):
 def test_no_tpu_is_a_clear_error(facts):
     kind, message = facts["tpu"]
     assert kind == "StrategyError" and "found no TPU" in message and "CPU:0" in message
-    assert facts["tpu_seconds"] < 60

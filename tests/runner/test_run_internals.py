@@ -8,7 +8,6 @@ their features off with a warning, and the script still runs.
 
 from __future__ import annotations
 
-import json
 import textwrap
 
 from isolated import last_json, run_python
@@ -114,4 +113,3 @@ def test_the_parent_adds_nothing_to_the_childs_message(tmp_path, monkeypatch, ca
     path.write_text("print('never')\n")
     assert main.main(["run", str(path)]) == 1
     assert capsys.readouterr().err == ""
-    json.dumps({})  # the report format stays JSON

@@ -29,7 +29,8 @@ def _arrange_fixes() -> None:
     try:
         from tf1compat.launch import task_fixes
     except ImportError:  # tf1compat not importable by this Python: use the copy we are in
-        root = os.path.dirname(os.path.dirname(_HERE))
+        # _HERE is <root>/tf1compat/launch/task_site: the folder that holds tf1compat
+        root = os.path.dirname(os.path.dirname(os.path.dirname(_HERE)))
         sys.path.append(root)
         try:
             from tf1compat.launch import task_fixes
