@@ -9,7 +9,7 @@ alignment history and the variable names must agree.
 import numpy as np
 import pytest
 
-from tests.contrib.seq2seq_reference import run_case
+from contrib.seq2seq_reference import run_case
 
 pytestmark = pytest.mark.usefixtures("tf1_python")  # skips without TF 1.15, fails in CI
 

@@ -127,7 +127,7 @@ TOP_LEVEL = {
     "tf1compat": {"__init__", "cluster", "compat_session", "layers", "placement", "rnn_cell",
                   "session_defaults", "tf0_names", "towers", "input_pipeline", "shared", "cli",
                   "contrib", "estimator", "hdfs", "launch", "migrate", "runner", "tutorials",
-                  "census", "surface", "notebook", "keras2"},
+                  "census", "corpus", "surface", "notebook", "keras2"},
     "modern": {"__init__", "_py_guard", "cluster", "code_text", "config", "devices",
                "distribute", "fault_tolerance", "input_pipeline", "inventory",
                "keras_multi_worker", "layer_placement", "placement", "planning", "runtime", "slurm",

@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 
-from tests.tf1_reference import require
+from tf1_reference import require
 from tf1compat.migrate.driver import migrate_source
 
 SCRIPT = """import json

@@ -1,6 +1,5 @@
 """Imports of TF 1.15's API namespaces as modules become the `tf.X` names every rule reads."""
 
-import json
 
 from libcst.codemod import CodemodTest
 
@@ -50,7 +49,7 @@ FLAGS = flags.FLAGS
 register(flags)
 '''
         after = '''import tensorflow as tf
-flags = tf.flags
+flags = tf.compat.v1.flags
 FLAGS = tf.flags.FLAGS
 register(flags)
 '''
@@ -86,3 +85,37 @@ def test_the_namespaces_are_tf115s_own_modules():
                if entry["kind"] == "module" and name.startswith("tf.") and name.count(".") == 1}
     assert TF1_NAMESPACES == modules
     assert is_namespace_module("nn.rnn_cell") and not is_namespace_module("train.AdamOptimizer")
+
+
+class NamespaceImportsBeforeTheAlias(CodemodTest):
+    TRANSFORM = NamespaceImportsRule
+
+    def test_a_name_read_before_the_files_alias_is_imported_imports_it_first(self):
+        before = '''from tensorflow.train import Saver
+import tensorflow as tf
+saver = Saver()
+'''
+        after = '''import tensorflow as tf
+Saver = tf.train.Saver
+import tensorflow as tf
+saver = Saver()
+'''
+        self.assertCodemod(before, after)
+
+
+def test_a_namespace_used_as_a_value_is_tf1s_after_migrate():
+    from tf1compat.migrate.driver import migrate_source
+
+    code = ("import tensorflow as tf\n"
+            "level = tf.logging.__dict__['INFO']\n"
+            "names = vars(tf.train)\n"
+            "cell_module = tf.nn.rnn_cell\n"
+            "saver = tf.train.Saver()\n"
+            "y = tf.nn.relu(1.0)\n")
+    migrated, findings = migrate_source(code, "x.py", "tf1compat")
+    assert "tf.compat.v1.logging.__dict__['INFO']" in migrated
+    assert "vars(tf.compat.v1.train)" in migrated
+    assert "cell_module = tf1compat.rnn_cell" in migrated   # legacy Keras's cells, served
+    assert "tf.nn.relu(1.0)" in migrated   # a name read from a namespace stays tf_upgrade_v2's
+    said = {f.message.split(" ")[0] for f in findings if f.rule == "v1-namesakes"}
+    assert "tf.train" in said

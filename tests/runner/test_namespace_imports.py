@@ -2,7 +2,8 @@
 
 `from tensorflow.train import GradientDescentOptimizer`, `from tensorflow import nn, layers as
 L`, `import tensorflow.nn.rnn_cell as rnn_cell` and `from tensorflow.saved_model import
-signature_constants` gave TF1's names in TF 1.15; under `run` and after `migrate` they must
+signature_constants` gave TF1's names in TF 1.15, and so did a namespace's `__dict__`
+(`tf.logging.__dict__["INFO"]`, `vars(tf.train)`); under `run` and after `migrate` they must
 give the same (TF 2.21's `tensorflow.train` has no GradientDescentOptimizer, and no
 `tensorflow.layers` exists).
 """
@@ -20,6 +21,7 @@ from tensorflow import nn, layers as L
 import tensorflow.nn.rnn_cell as rnn_cell
 from tensorflow.saved_model import signature_constants
 import tensorflow.compat.v1 as tf1
+import tensorflow as tf
 
 x = tf1.placeholder(tf1.float32, [None, 3])
 y = L.dense(x, 2, kernel_initializer=tf1.ones_initializer())
@@ -32,7 +34,9 @@ with tf1.Session() as sess:
     sess.run(step, {x: [[1., 2., 3.]]})
     after = sess.run(loss, {x: [[1., 2., 3.]]})
 print("RESULT " + json.dumps([float(before), float(after), cell.state_size,
-                              signature_constants.PREDICT_METHOD_NAME]))
+                              signature_constants.PREDICT_METHOD_NAME,
+                              tf.logging.__dict__["INFO"], "AdamOptimizer" in vars(tf.train),
+                              tf.train.__dict__.get("NoSuchName", "absent")]))
 """
 
 

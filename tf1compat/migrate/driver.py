@@ -33,6 +33,7 @@ from tf1compat.migrate.rules.keras2 import Keras2Rule
 from tf1compat.migrate.rules.legacy_layers import LegacyLayersRule
 from tf1compat.migrate.rules.namespace_imports import NamespaceImportsRule
 from tf1compat.migrate.rules.numpy1 import NumPy1Rule
+from tf1compat.migrate.rules.numpy1_printing import NumPy1PrintingRule
 from tf1compat.migrate.rules.private_imports import PrivateImportsRule
 from tf1compat.migrate.rules.private_paths import PrivatePathsRule
 from tf1compat.migrate.rules.queue_chain import QueueChainRule
@@ -56,8 +57,8 @@ PRE_RULES = (NamespaceImportsRule, Tf0NamesRule, Tf115PositionsRule, V1FallbackR
 # from TensorFlow's own modules become public ones first (the later rules read those), and
 # the imports that left unused go last (the other rules' lines are the script's).
 RULES = (PrivatePathsRule, Keras2Rule, SessionOptionsRule, EstimatorRule, LegacyLayersRule,
-         V1NamesakesRule, QueueChainRule, ApiNotesRule, GraphModeRule, NumPy1Rule, ScipyMiscRule,
-         PrivateImportsRule)
+         V1NamesakesRule, QueueChainRule, ApiNotesRule, GraphModeRule, NumPy1PrintingRule,
+         NumPy1Rule, ScipyMiscRule, PrivateImportsRule)
 _SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "site-packages", "node_modules"}
 
 

@@ -28,6 +28,7 @@ from typing import Any, Callable, Iterable, Optional
 from tf1compat.shared.errors import Tf1CompatError
 from tf1compat.layers import LEGACY_KERAS_HINT
 from tf1compat.census import counts
+from tf1compat.runner.namespace_dict import NamespaceDict, module_dict as _module_dict
 from tf1compat.runner import private_modules, served, tf0_calls, tf115_signatures, user_modules
 
 
@@ -82,12 +83,20 @@ class TF1Module(types.ModuleType):
     def __init__(self, target: types.ModuleType, path: str, legacy_keras: bool,
                  root: Optional["TF1Module"] = None):
         super().__init__(getattr(target, "__name__", "tensorflow"))
-        self.__dict__["_tf1_root"] = root if root is not None else self
-        self.__dict__["_tf1_target"] = target
-        self.__dict__["_tf1_path"] = path
-        self.__dict__["_tf1_legacy_keras"] = legacy_keras
-        self.__dict__["_tf1_children"] = {}
+        own = _module_dict(self)
+        own["_tf1_root"] = root if root is not None else self
+        own["_tf1_target"] = target
+        own["_tf1_path"] = path
+        own["_tf1_legacy_keras"] = legacy_keras
+        own["_tf1_children"] = {}
         self.__doc__ = getattr(target, "__doc__", None)
+
+    @property
+    def __dict__(self) -> "NamespaceDict":  # type: ignore[override]
+        """What `vars(tf.logging)`, `tf.logging.__dict__[level]` and `from tensorflow import *`
+        read: the namespace's names, each served as `tf.X` serves it (TF 1.15's module wrapper
+        gave its namespace's names there too)."""
+        return NamespaceDict(self)
 
     def __getattr__(self, name: str) -> Any:
         path = f"{self._tf1_path}{name}"

@@ -17,8 +17,11 @@ name written as `tf.X` — one name on every path:
 
 Which is a module and which a name is TF 1.15's own answer (the committed surface data).
 `import tensorflow` is added where the file has no alias for it, and the names are then
-written as `tensorflow.compat.v1.X` (tf_upgrade_v2 renames only under the file's own alias). `tf.contrib`, `tf.keras`,
-`tf.estimator` and `tf.compat` imports are their own rules'; a star import is reported.
+written as `tensorflow.compat.v1.X` (tf_upgrade_v2 renames only under the file's own alias);
+where the file's `import tensorflow as tf` comes after the import rewritten, it is repeated
+before the first name read from it. `tf.contrib`, `tf.keras`, `tf.estimator` and `tf.compat`
+imports are their own rules'; a star import is left as it is. A namespace used as a value
+(`vars(tf.train)`, `m = tf.nn`) is the v1-namesakes rule's.
 """
 
 from __future__ import annotations
@@ -117,6 +120,7 @@ class NamespaceImportsRule(Rule):
         # file's own alias only.
         alias = tensorflow_alias(node)
         self.tf = alias or "tensorflow.compat.v1"
+        self.alias_bound = alias is None  # until `import tensorflow as <alias>` is passed
         self.module_paths: dict[str, str] = {}
         collector = _ImportCollector()
         node.visit(collector)
@@ -126,10 +130,11 @@ class NamespaceImportsRule(Rule):
         uses = _Uses(set(self.module_paths))
         node.visit(uses)
         self.bare = uses.bare
-        self.changed = False
 
     def leave_SimpleStatementLine(self, original_node, updated_node):
         kept, added, touched = [], [], False
+        if not self.alias_bound and any(_binds_alias(small, self.tf) for small in updated_node.body):
+            self.alias_bound = True
         for small in updated_node.body:
             modules, names = _bindings(small)
             if not modules and not names:
@@ -145,18 +150,20 @@ class NamespaceImportsRule(Rule):
                 self.add(original_node, Kind.CHANGED,
                          f"import of tensorflow.{path} -> {local} = {self.tf}.{path}: {_WHY}")
             for local, path in modules:
-                if local in self.bare:
-                    added.append(self._assign(local, path))
+                if local in self.bare:  # the namespace itself, as TF1 had it
+                    added.append(self._assign(local, self._v1(path)))
                 self.add(original_node, Kind.CHANGED,
                          f"tensorflow.{path} imported as {local} -> {local}.X read as "
                          f"{self.tf}.{path}.X: {_WHY}")
-            self.changed = True
         if not touched:
             return updated_node
         if not kept and not added:
             return cst.RemovalSentinel.REMOVE
         if added and self.tf.startswith("tensorflow."):
             AddImportsVisitor.add_needed_import(self.context, "tensorflow")
+        elif added and not self.alias_bound:  # the file imports tensorflow as its alias later
+            added.insert(0, cst.parse_statement(f"import tensorflow as {self.tf}").body[0])
+            self.alias_bound = True
         statements = ([updated_node.with_changes(body=kept)] if kept else []) + [
             cst.SimpleStatementLine(body=[assign]) for assign in added]
         if not kept:
@@ -171,9 +178,20 @@ class NamespaceImportsRule(Rule):
             return updated_node.with_changes(value=chain)
         return updated_node
 
+    def _v1(self, path: str) -> str:
+        return path if self.tf.endswith("compat.v1") else f"compat.v1.{path}"
+
     def _assign(self, local: str, path: str) -> cst.Assign:
         return cst.Assign(targets=[cst.AssignTarget(cst.Name(local))],
                           value=cst.parse_expression(f"{self.tf}.{path}"))
+
+
+def _binds_alias(node: cst.CSTNode, alias: str) -> bool:
+    """Whether `node` is `import tensorflow as <alias>` (or `import tensorflow`)."""
+    return isinstance(node, cst.Import) and any(
+        dotted(item.name) == "tensorflow"
+        and (item.asname.name.value if item.asname else "tensorflow") == alias
+        for item in node.names)
 
 
 class _ImportCollector(cst.CSTVisitor):

@@ -27,7 +27,9 @@ The migrated script stays a graph program, so these go to `tf.compat.v1`:
   dataset is a TF2 dataset too (DatasetV1 subclasses it), so whatever TF2 code does
   with the dataset still works.
 - TF1 submodules TF2 dropped (`tf.saved_model.loader`, `tf.saved_model.tag_constants`,
-  `tf.train.queue_runner`, ...), read as modules -> `tf.compat.v1.*`.
+  `tf.train.queue_runner`, ...), read as modules -> `tf.compat.v1.*`; and any other TF1
+  namespace used as a value (`vars(tf.train)`, `tf.logging.__dict__[level]`, `m = tf.nn`):
+  TF 2.21's namespace of that path holds other names.
 - `tf.device(f)` with a device function (`replica_device_setter(...)`, a
   function of the op): TF2's `tf.device` takes strings only ("tf.device does
   not support functions") -> `tf.compat.v1.device(f)`. String arguments stay.
@@ -40,6 +42,7 @@ from libcst.helpers import get_full_name_for_node
 
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
+from tf1compat.migrate.rules.namespace_imports import is_namespace_module
 
 _SUMMARY_OPS = ("scalar", "histogram", "image", "audio", "text", "tensor_summary", "merge")
 # TF1 modules that TF2 dropped from the top level and tf.compat.v1 keeps -> why it matters.
@@ -83,12 +86,13 @@ class V1NamesakesRule(Rule):
     NAME = "v1-namesakes"
     DESCRIPTION = ("tf.summary.<v1 op>, tf.flags / tf.logging / other TF1-only modules, "
                    "tf.data's datasets, tf.Variable(), tf.device(function) -> tf.compat.v1")
-    TRIGGERS = ("summary.", "Variable", "device", "data.", "saved_model.", "queue_runner",
-                "lite.", *_V1_MODULES)
+    # any file that imports TensorFlow may use a namespace as a value (`vars(tf.train)`)
+    TRIGGERS = ("tensorflow",)
 
     def visit_Module(self, node: cst.Module) -> None:
         super().visit_Module(node)
         self.reported: set[str] = set()
+        self.read_further: set[int] = set()
 
     def _say(self, key: str, node: cst.CSTNode, message: str) -> None:
         if key not in self.reported:
@@ -123,7 +127,20 @@ class V1NamesakesRule(Rule):
             self._say(last, original_node, f"{alias}.{last} -> {alias}.compat.v1.{last} "
                       f"({_V1_MODULES[last]})")
             return cst.parse_expression(f"{alias}.compat.v1.{last}")
+        full = f"{head}.{last}"
+        namespace = full[len(alias) + 1:] if full.startswith(alias + ".") else ""
+        if namespace and id(original_node) not in self.read_further \
+                and is_namespace_module(namespace):
+            path = namespace
+            self._say(path, original_node, f"{alias}.{path} -> {alias}.compat.v1.{path}: the "
+                      "namespace itself, as TF 1.15 had it (tf_upgrade_v2 renames the names "
+                      f"read from it, not the namespace; TF 2.21's {path} holds other names)")
+            return cst.parse_expression(f"{alias}.compat.v1.{path}")
         return updated_node
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if not node.attr.value.startswith("__"):
+            self.read_further.add(id(node.value))  # `tf.train` in `tf.train.Saver`
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         alias = self.names.alias
