@@ -20,7 +20,7 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _SHA1 = re.compile(r"^[0-9a-f]{40}$")
 _PROGRAM_KEYS = {"name", "path", "blob", "shape", "extras", "args", "cwd", "data", "edits",
                  "success", "deterministic", "compare", "ignore", "rtol", "atol", "run_flags",
-                 "timeout", "note", "env"}
+                 "timeout", "note", "env", "cluster", "task_args"}
 
 
 class ManifestError(ValueError):
@@ -71,6 +71,8 @@ class Program:
     timeout: int = 300
     note: str = ""
     env: tuple[tuple[str, str], ...] = ()
+    cluster: tuple[int, ...] = ()        # (ps tasks, workers): one process per task
+    task_args: tuple[str, ...] = ()      # each task's own flags ({job}, {index}, {ps_hosts}, ...)
 
     @property
     def files(self) -> tuple[SourceFile, ...]:
@@ -91,6 +93,8 @@ class Program:
         """sha256 of the inputs and of the data makers' code: a TF 1.15 record is for one digest."""
         payload = {"program": self.inputs(),
                    "makers": {d.maker: maker_sources.get(d.maker, "") for d in self.data}}
+        if "notebook" in maker_sources:
+            payload["notebook"] = maker_sources["notebook"]
         text = json.dumps(payload, sort_keys=True, default=list)
         return hashlib.sha256(text.encode()).hexdigest()
 
@@ -196,6 +200,12 @@ def _program(entry: dict, common: dict, where: str) -> Program:
         except re.error as error:
             raise ManifestError(f"{where}: {pattern_key}={pattern!r} is no regular expression: "
                                 f"{error}") from None
+    cluster = entry.get("cluster", {})
+    if cluster and (set(cluster) != {"ps", "workers"} or not all(
+            isinstance(cluster[k], int) and cluster[k] >= 0 for k in cluster)
+            or cluster["workers"] < 1):
+        raise ManifestError(f"{where}: cluster={cluster!r}; expected {{ ps = N, workers = M }} "
+                            f"with M >= 1")
     if not entry.get("success"):
         raise ManifestError(f"{where}: no success pattern (what the program prints when done)")
     return Program(
@@ -205,7 +215,9 @@ def _program(entry: dict, common: dict, where: str) -> Program:
         compare=entry.get("compare", "stdout"), ignore=entry.get("ignore", ""),
         rtol=float(entry.get("rtol", 1e-4)), atol=float(entry.get("atol", 1e-6)),
         run_flags=tuple(entry.get("run_flags", ())), timeout=int(entry.get("timeout", 300)),
-        note=entry.get("note", ""), env=tuple(sorted(entry.get("env", {}).items())), **common)
+        note=entry.get("note", ""), env=tuple(sorted(entry.get("env", {}).items())),
+        cluster=(cluster["ps"], cluster["workers"]) if cluster else (),
+        task_args=tuple(str(a) for a in entry.get("task_args", ())), **common)
 
 
 def _source(entry: dict, where: str) -> SourceFile:

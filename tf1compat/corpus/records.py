@@ -4,13 +4,14 @@ measure (`data/results.json`), each with the digest of what made it."""
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import os
 import subprocess
 from pathlib import Path
 from typing import Optional
 
-from tf1compat.corpus import makers
+from tf1compat.corpus import makers, sources
 from tf1compat.corpus.manifest import DATA, Program
 from tf1compat.corpus.runs import Outcome, PACKAGE_ROOT
 
@@ -22,7 +23,12 @@ _NOT_CODE = ("tf1compat/corpus/",)
 
 
 def digest(program: Program) -> str:
-    return program.digest(makers.maker_sources())
+    """The digest of what makes the program's TF 1.15 output: its entry, its data makers' code,
+    and for a notebook the code that makes it a script."""
+    code = makers.maker_sources()
+    if program.notebook:
+        code = {**code, "notebook": inspect.getsource(sources.notebook_as_script)}
+    return program.digest(code)
 
 
 def read_reference(program: Program) -> Optional[dict]:

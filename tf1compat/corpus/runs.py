@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from tf1compat.corpus import makers, sources
+from tf1compat.corpus import cluster_runs, makers, sources
 from tf1compat.corpus.manifest import Program
 
 MODES = ("tf115", "run", "migrate", "tf2")
@@ -61,8 +61,11 @@ def reference_paths() -> list[str]:
 
 
 def prepare(program: Program, base: Path) -> tuple[Path, dict[str, str]]:
-    """Lays out the program and its data under `base`; returns the script and the folders."""
+    """Lays out the program and its data under `base`; returns the script and the places
+    (the folders, and a cluster program's task addresses)."""
     folders = {name: str(base / name) for name in FOLDERS}
+    if program.cluster:
+        folders.update(cluster_runs.addresses(program))
     for folder in folders.values():
         os.makedirs(folder, exist_ok=True)
     script = sources.lay_out(program, base / "root", folders)
@@ -101,7 +104,10 @@ def run(program: Program, mode: str, keep: Optional[Path] = None) -> Outcome:
                 return _normal(dataclasses.replace(
                     migrated, seconds=time.monotonic() - start), folders)
         command = _command(program, mode, script, args)
-        outcome = _execute(mode, command, cwd, env, program.timeout)
+        if program.cluster:
+            outcome = _execute_cluster(program, mode, command, cwd, env, folders)
+        else:
+            outcome = _execute(mode, command, cwd, env, program.timeout)
         return _normal(dataclasses.replace(outcome, seconds=time.monotonic() - start), folders)
     finally:
         if keep is not None:
@@ -148,6 +154,16 @@ def _execute(mode: str, command: list[str], cwd: Path, env: dict, timeout: int) 
             process.wait()
 
 
+def _execute_cluster(program: Program, mode: str, command: list[str], cwd: Path, env: dict,
+                     places: dict[str, str]) -> Outcome:
+    def command_for(job: str, index: int) -> list[str]:
+        task = {**places, "job": job, "index": str(index)}
+        return command + [sources.fill(arg, task) for arg in program.task_args]
+    code, stdout, stderr = cluster_runs.run_tasks(program, command_for, cwd, env,
+                                                  program.timeout, places["tmp"])
+    return Outcome(mode, code, stdout, stderr, 0.0)
+
+
 def _text(raw: Optional[bytes]) -> str:
     return (raw or b"").decode("utf-8", "replace")
 
@@ -155,7 +171,11 @@ def _text(raw: Optional[bytes]) -> str:
 def _normal(outcome: Outcome, folders: dict[str, str]) -> Outcome:
     """The run's folders written back as {root}, {data}, {tmp}, {home}, and the interpreters'
     own folders as {tf115} and {python}: the record says the same on every machine."""
-    places = {**folders, "tf115": str(reference_python().parents[1]), "python": sys.prefix}
+    places = {key: value for key, value in folders.items() if key in FOLDERS}
+    places.update(tf115=str(reference_python().parents[1]), python=sys.prefix)
+    if "ps_hosts" in folders:  # a cluster's addresses change from run to run
+        places.update({key: value for key, value in folders.items() if key not in FOLDERS
+                       and key not in ("ps_hosts", "worker_hosts")})
 
     def clean(text: str) -> str:
         for key, path in sorted(places.items(), key=lambda kv: -len(kv[1])):

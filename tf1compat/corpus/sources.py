@@ -88,7 +88,7 @@ def notebook_as_script(content: bytes, path: str) -> str:
         cells = json.loads(content)["cells"]
     except (ValueError, KeyError) as error:
         raise SourceError(f"{path}: not a notebook ({error})") from None
-    parts = []
+    parts, futures = [], []
     for index, cell in enumerate(cells):
         if cell.get("cell_type") != "code":
             continue
@@ -96,8 +96,13 @@ def notebook_as_script(content: bytes, path: str) -> str:
         text = "".join(source) if isinstance(source, list) else source
         lines = [line for line in text.splitlines()
                  if not line.lstrip().startswith(("%", "!"))]
+        # Jupyter compiles each cell on its own, so `from __future__` may open any cell; one
+        # script takes it only at its top
+        futures += [line for line in lines if line.startswith("from __future__ import")]
+        lines = [line for line in lines if not line.startswith("from __future__ import")]
         parts.append(f"# cell {index}\n" + "\n".join(lines))
-    return "\n\n".join(parts) + "\n"
+    head = "".join(f"{line}\n" for line in dict.fromkeys(futures))
+    return head + "\n\n".join(parts) + "\n"
 
 
 def script_path(program: Program) -> str:
