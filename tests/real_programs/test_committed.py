@@ -68,6 +68,19 @@ def test_the_table_counts_what_the_results_say():
         assert sum(summary[mode]["failures"].values()) == len(verdicts) - summary[mode]["passed"]
 
 
+def test_the_docs_and_the_readme_show_the_totals_of_the_results():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    lines = table.totals_lines(CORPUS, records.read_results() or {"programs": {}})
+    for page in ("docs/corpus.md", "README.md"):
+        text = (root / page).read_text()
+        block = text.split("<!-- corpus-totals -->", 1)[1].split("```text\n", 1)[1]
+        shown = block.split("```", 1)[0].rstrip("\n").splitlines()
+        assert shown[:len(lines)] == lines, f"{page} shows other totals than the results: " \
+            f"run `python -m tf1compat.corpus` and copy its totals"
+
+
 @pytest.mark.parametrize("name", LIVE_SAMPLE)
 def test_a_sample_runs_under_run_as_it_did_under_tf115(name):
     (program,) = CORPUS.named([name])

@@ -6,6 +6,7 @@
   measure [NAME...] run under run, migrate and --to tf2, judged against the TF 1.15 records;
                     --write stores the verdicts in data/results.json
   try NAME --mode M one run, its output printed (--keep DIR keeps its folder)
+  failures          every failing verdict of the committed results, by mode and class
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tf1compat.corpus",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("verb", nargs="?", default="table",
-                        choices=("table", "fetch", "record", "measure", "try"))
+                        choices=("table", "fetch", "record", "measure", "try", "failures"))
     parser.add_argument("names", nargs="*", help="programs (default: all)")
     parser.add_argument("--mirrors", type=Path, help="fetch: the folder of bare mirrors")
     parser.add_argument("--modes", default="run,migrate,tf2",
@@ -126,7 +127,12 @@ def _each(items, work, jobs):
         yield from pool.map(work, items)
 
 
-VERBS = {"table": show_table, "fetch": fetch, "record": record, "measure": measure,
+def show_failures(corpus, chosen, args) -> int:
+    print(table.failures(corpus, records.read_results() or {}))
+    return 0
+
+
+VERBS = {"failures": show_failures, "table": show_table, "fetch": fetch, "record": record, "measure": measure,
          "try": try_one}
 
 if __name__ == "__main__":

@@ -59,6 +59,8 @@ PRE_RULES = (NamespaceImportsRule, Tf0NamesRule, Tf115PositionsRule, V1FallbackR
 RULES = (PrivatePathsRule, Keras2Rule, SessionOptionsRule, EstimatorRule, LegacyLayersRule,
          V1NamesakesRule, QueueChainRule, ApiNotesRule, GraphModeRule, NumPy1PrintingRule,
          NumPy1Rule, ScipyMiscRule, PrivateImportsRule)
+# The rules of the libraries beside TensorFlow, for `--to tf2` output too.
+LIBRARY_RULES = (NumPy1Rule, ScipyMiscRule)
 _SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "site-packages", "node_modules"}
 
 
@@ -108,7 +110,9 @@ def migrate_source_tf2(code: str, filename: str, fallback_target: str = "tf1comp
     ast.parse(code, filename)
     try:
         text, findings = to_tf2(code)
-        return text, findings, True
+        # NumPy 1's names and scipy.misc's helpers are the program's, whatever its TF is
+        text, library_findings, _ = _run(text, "modern", LIBRARY_RULES)
+        return text, findings + library_findings, True
     except Unconvertible as error:
         text, findings = migrate_source(code, filename, fallback_target)
         return text, [*findings, not_converted(error, fallback_target)], False

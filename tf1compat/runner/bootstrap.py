@@ -102,7 +102,7 @@ def main(spec_path: str) -> int:
     except BaseException as error:  # noqa: BLE001 - the script's failure: its traceback, not ours
         _print_script_traceback(error, import_hook.is_user_file)
         code, status = 1, f"raised {type(error).__name__}"
-        run.cause = known_cause(error)
+        run.cause = known_cause(error) or tf1_library_cause(error, import_hook.is_user_file)
     finally:
         stopper.finish()
         sys.stdout.flush()
@@ -131,6 +131,25 @@ def known_cause(error: BaseException) -> Optional[str]:
     except Exception:  # noqa: BLE001 - the runtime may be what failed; name no devices then
         devices = []
     return str(translate(error, devices, DEVICE_FIX))
+
+
+def tf1_library_cause(error: BaseException, is_user_file) -> Optional[str]:
+    """The flag that serves TF1 to an installed library that is TF1 code (tflearn) where it
+    failed on a TF1 name TF 2.21 lacks: run gives TF1 only to user code."""
+    from tf1compat.runner.tf1_libraries import library_of, is_tf1_name_error
+
+    if not is_tf1_name_error(error):
+        return None
+    own = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # the import hook
+    files = [frame.filename for frame in traceback.extract_tb(error.__traceback__)
+             if not frame.filename.startswith(("<", own))]
+    raiser = files[-1] if files else ""
+    folder = library_of(raiser) if raiser and not is_user_file(raiser) else None
+    if folder is None:
+        return None
+    return (f"{raiser} is TF1 code in the installed library {os.path.basename(folder)}, which "
+            f"run leaves on TF 2.21 as it leaves every library: rerun with --user-root {folder} "
+            "to serve it TF1 as your script is served")
 
 
 class _Run:
