@@ -71,3 +71,12 @@ def test_compare_and_ignore_select_the_lines_held_to_tf115():
     text = judge.compared_text(chosen, "noise 3\n",
                                "INFO:tensorflow:loss = 1.5\nINFO:tensorflow:loss 2 sec\nother 7\n")
     assert text == "INFO:tensorflow:loss = 1.5\n"
+
+
+def test_the_error_is_the_tracebacks_last_line_not_runs_summary():
+    stderr = ("Traceback (most recent call last):\n  File \"p.py\", line 3, in <module>\n"
+              "TypeError: __init__() got an unexpected keyword argument 'period'\n"
+              "tf1compat run: p.py raised TypeError (exit code 1)\n"
+              "  user code (gets TF1): /x (script folder)\n")
+    assert judge.error_line(outcome("", stderr, code=1)) == \
+        "TypeError: __init__() got an unexpected keyword argument 'period'"

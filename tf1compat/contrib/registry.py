@@ -33,6 +33,7 @@ import types
 from typing import Any, Optional
 
 from tf1compat.contrib.paths import MODULE_FILES, at_module_file, public_name
+from tf1compat.contrib import module_names
 from tf1compat.contrib.tables import (  # noqa: F401 - the table's data, read here and by users
     LEGACY_HOMES as _LEGACY_HOMES, LIBRARY_MODULES, LIBRARY_NAMES, LIBRARY_NOTE, MAPPED,
     MODULE_HOME_NOTE, MODULE_HOME_NOTES, MODULE_HOMES, REPLACED, REPLACED_AT, REPLACED_NOTES,
@@ -196,6 +197,13 @@ def resolve(name: str) -> Any:
         when one is known), or its mapped home is not in this TensorFlow.
     """
     entry = lookup(name)
+    if entry is None and module_names.module_of(name) is not None:
+        module = module_names.module_of(name)  # a module TF 1.15's namespace held (slim.init_ops)
+        try:
+            return module_names.serve(module)
+        except ImportError as error:
+            raise ContribError(name, f"it was TF 1.15's module {module}, which TF 2.21 does "
+                                     f"not have ({error})") from None
     if entry is None or entry.served is Served.UNSUPPORTED:
         raise ContribError(name, hint(name))
     try:

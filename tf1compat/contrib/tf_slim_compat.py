@@ -8,7 +8,10 @@ restored; TensorFlow's module itself is left as
 it is, so nothing outside tf_slim sees a change. tf_slim's batch_norm reads
 `BatchNormalization` from a module whose lazy path TF 2.21 points to a place
 tf_keras no longer has: it gets a view of that module that finds the class.
-tf_slim's arg_scope is made one with tf1compat's (`tf_slim_arg_scope`).
+tf_slim's arg_scope is made one with tf1compat's (`tf_slim_arg_scope`). Every other
+`tensorflow.python.*` module a tf_slim module holds gets a view that serves the names TF 2.21
+moved out of it from their TF 1.15 homes (`control_flow_ops.cond`, `while_loop` and `case`,
+which tf_slim's metrics, metric-learning losses and TFExample image decoder call).
 """
 
 from __future__ import annotations
@@ -19,12 +22,16 @@ import sys
 import types
 from typing import Any
 
+from tf1compat.contrib.private_views import PrivateModuleView, view_of
 from tf1compat.contrib.tf_slim_arg_scope import share as share_arg_scope
 
 # tf_slim's modules that read those names (found by reading tf_slim 1.1.0).
 _READERS = ("tf_slim.learning", "tf_slim.layers.optimizers", "tf_slim.layers.utils",
             "tf_slim.layers.rev_block_lib", "tf_slim.training.training")
 _MOVED = ("Tensor", "IndexedSlices")
+# tf_slim's modules its package does not import on its own: given their views up front too.
+_LAZY_MODULES = ("tf_slim.data.tfexample_decoder", "tf_slim.metrics.metric_ops",
+                 "tf_slim.losses.metric_learning")
 
 
 class _OpsView(types.ModuleType):
@@ -65,6 +72,15 @@ class _NormalizationView(types.ModuleType):
         return getattr(self._module, name)
 
 
+def _give_private_views(tf_slim_modules) -> None:
+    """Each tf_slim module's `tensorflow.python.*` modules become `PrivateModuleView`s."""
+    for module in tf_slim_modules:
+        for attribute, value in list(vars(module).items()):
+            if isinstance(value, types.ModuleType) and not isinstance(value, PrivateModuleView) \
+                    and value.__name__.startswith("tensorflow.python."):
+                setattr(module, attribute, view_of(value.__name__))
+
+
 @functools.lru_cache(maxsize=None)
 def load() -> types.ModuleType:
     """`tf_slim`, imported once, its readers of the moved names given a view that has them.
@@ -86,4 +102,9 @@ def load() -> types.ModuleType:
             module = sys.modules.get(name) or importlib.import_module(name)
             if getattr(module, "ops", None) is ops:
                 module.ops = view
+    for name in _LAZY_MODULES:  # imported by tf_slim's own __init__ only on first use
+        importlib.import_module(name)
+    _give_private_views([module for name, module in list(sys.modules.items())
+                         if (name == "tf_slim" or name.startswith("tf_slim."))
+                         and isinstance(module, types.ModuleType)])
     return tf_slim

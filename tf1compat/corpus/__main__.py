@@ -86,11 +86,17 @@ def measure(corpus, chosen, args) -> int:
     def one(item):
         program, mode = item
         reference = records.reference_outcome(program)
-        outcome = runs.run(program, mode)
+        try:
+            outcome = runs.run(program, mode)
+        except sources.SourceError as error:  # not fetched here: no verdict, said why
+            return program, mode, None, judge.Verdict(False, "not fetched", str(error))
         return program, mode, outcome, judge.judge(program, outcome, reference)
 
     work = [(p, m) for p in chosen for m in modes]
     for program, mode, outcome, verdict in _each(work, one, args.jobs):
+        if outcome is None:
+            print(f"{program.name}: {mode} skipped: {verdict.reason}", flush=True)
+            continue
         entry = results["programs"].setdefault(program.name, {})
         reference = records.read_reference(program)
         entry["tf115"] = {"passed": bool(reference) and reference["returncode"] == 0,

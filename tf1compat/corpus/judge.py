@@ -75,12 +75,20 @@ def judge(program: Program, outcome: Outcome, reference: Optional[Outcome]) -> V
 
 
 def error_line(outcome: Outcome) -> str:
-    """The last line that says what went wrong: a traceback's last line, or tf1compat's own."""
-    lines = [line.strip() for line in outcome.stderr.splitlines() if line.strip()]
+    """The line that says what went wrong: a traceback's last line (at the start of a line, as
+    Python prints it), else a line of tf1compat's own (`tf1compat migrate: ...`), else the last."""
+    lines = [line.rstrip() for line in outcome.stderr.splitlines() if line.strip()]
+    summary = re.compile(r"^tf1compat run: \S+ (raised|exited|finished|was stopped)")
     for line in reversed(lines):
-        if re.match(r"^([A-Za-z_.]+(Error|Exception|Exit)\b|tf1compat\b.*:|error:)", line):
+        if _EXCEPTION_LINE.match(line) and not summary.match(line):
+            return line[:300]
+    for line in reversed(lines):
+        if line.startswith("tf1compat") and not summary.match(line):
             return line[:300]
     return (lines[-1] if lines else f"exit {outcome.returncode}, nothing on stderr")[:300]
+
+
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b[:(]?")
 
 
 def _error_class(outcome: Outcome) -> str:
