@@ -17,8 +17,10 @@ import pytest
 from tf1compat.corpus import judge, manifest, records, runs, sources, table
 
 CORPUS = manifest.load()
-# Deterministic programs of different shapes, quick under run: held live to TF 1.15's numbers.
-LIVE_SAMPLE = ("aymericdamien-logistic-regression",)
+# Deterministic programs of different shapes (a session tutorial, a gradient tutorial, a queue
+# pipeline), quick under run: held live to TF 1.15's numbers.
+LIVE_SAMPLE = ("morvanzhou-session", "hunkim-minimizing-cost-tf-gradient",
+               "adventuresinml-tf-queuing")
 
 
 @pytest.mark.parametrize("program", CORPUS.programs, ids=lambda p: p.name)

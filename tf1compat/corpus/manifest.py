@@ -85,7 +85,8 @@ class Program:
     def inputs(self) -> dict:
         """Everything that decides what the program prints under TF 1.15, as plain data."""
         fields = dataclasses.asdict(self)
-        for ignored in ("note", "success", "compare", "ignore", "rtol", "atol", "timeout"):
+        for ignored in ("note", "success", "compare", "ignore", "rtol", "atol", "timeout",
+                        "deterministic"):
             fields.pop(ignored)
         return fields
 
