@@ -22,7 +22,7 @@ import sys
 import types
 from typing import Any
 
-from tf1compat.contrib.private_views import PrivateModuleView, view_of
+from tf1compat.contrib.private_views import view_of
 from tf1compat.contrib.tf_slim_arg_scope import share as share_arg_scope
 
 # tf_slim's modules that read those names (found by reading tf_slim 1.1.0).
@@ -76,8 +76,8 @@ def _give_private_views(tf_slim_modules) -> None:
     """Each tf_slim module's `tensorflow.python.*` modules become `PrivateModuleView`s."""
     for module in tf_slim_modules:
         for attribute, value in list(vars(module).items()):
-            if isinstance(value, types.ModuleType) and not isinstance(value, PrivateModuleView) \
-                    and value.__name__.startswith("tensorflow.python."):
+            # plain modules only: the views above (ops, normalization) stay as they are
+            if type(value) is types.ModuleType and value.__name__.startswith("tensorflow.python."):
                 setattr(module, attribute, view_of(value.__name__))
 
 

@@ -16,11 +16,13 @@ from __future__ import annotations
 from typing import Optional
 
 import libcst as cst
+import numpy
 from libcst.helpers import get_full_name_for_node
 
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
 from tf1compat.runner.numpy1.aliases import ALIASES
+from tf1compat.runner.numpy1.view import lib_name_moved
 
 _ARRAY_MAKERS = ("array", "asarray")
 _ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.List, cst.Tuple)
@@ -106,6 +108,12 @@ class NumPy1Rule(Rule):
         return "use " + entry.replacement.format(np=alias, arg="x")
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute):
+        moved = self._lib_name(original_node)
+        if moved is not None:
+            alias, name = moved
+            self.add(original_node, Kind.CHANGED, f"{alias}.lib.{name} -> {alias}.{name} "
+                     f"(NumPy 2's numpy.lib no longer re-exports {name})")
+            return cst.parse_expression(f"{alias}.{name}")
         found = self._removed(original_node)
         if found is None:
             return updated_node
@@ -122,6 +130,15 @@ class NumPy1Rule(Rule):
         new = replacement.format(np=alias)
         self.add(original_node, Kind.CHANGED, f"{old} -> {new} (NumPy 2 removed {old})")
         return cst.parse_expression(new)
+
+    def _lib_name(self, node: cst.Attribute) -> Optional[tuple[str, str]]:
+        """(alias, name) for `np.lib.<name>` that NumPy 2 has only as `np.<name>`."""
+        value = node.value
+        if isinstance(value, cst.Attribute) and value.attr.value == "lib" and \
+                isinstance(value.value, cst.Name) and value.value.value in self.numpy and \
+                lib_name_moved(numpy, node.attr.value):
+            return value.value.value, node.attr.value
+        return None
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         found = self._removed(original_node.func)

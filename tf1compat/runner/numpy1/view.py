@@ -46,6 +46,30 @@ class Usage:
         return {"names": dict(sorted(self.names.items())), "ragged": dict(self.ragged)}
 
 
+def lib_name_moved(numpy_module: types.ModuleType, name: str) -> bool:
+    """Whether `np.lib.<name>` is one NumPy 1 had that NumPy 2 keeps only as `np.<name>`:
+    NumPy 1's `numpy.lib` re-exported its submodules' functions (`np.lib.pad`), NumPy 2's
+    holds only submodules."""
+    return not name.startswith("_") and not hasattr(numpy_module.lib, name) \
+        and callable(getattr(numpy_module, name, None))
+
+
+class LibModule(types.ModuleType):
+    """`np.lib` for user code: NumPy 2's, and NumPy 1's functions it re-exported (`np.lib.pad`)."""
+
+    def __init__(self, real: types.ModuleType, usage: Usage):
+        super().__init__(real.lib.__name__, real.lib.__doc__)
+        self.__dict__["_np1_real"] = real
+        self.__dict__["_np1_usage"] = usage
+
+    def __getattr__(self, name: str) -> Any:
+        real = self._np1_real
+        if lib_name_moved(real, name):
+            self._np1_usage.names[f"lib.{name}"] += 1
+            return getattr(real, name)
+        return getattr(real.lib, name)
+
+
 class NumPy1Module(types.ModuleType):
     """A view of the real numpy for user code, with NumPy 1's removed names (see module doc)."""
 
@@ -60,6 +84,7 @@ class NumPy1Module(types.ModuleType):
         state["array"] = ragged.wrap(real.array, usage.ragged, copy_if_needed=True)
         state["asarray"] = ragged.wrap(real.asarray, usage.ragged)
         state["reshape"] = _reshape(real.reshape)
+        state["lib"] = LibModule(real, usage)
         # The module's own __getattr__ (PEP 562), not the class's: a class __getattr__ would
         # send every read, found or not, through Python's slower attribute hook.
         state["__getattr__"] = self._np1_missing
