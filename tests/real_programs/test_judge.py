@@ -80,3 +80,14 @@ def test_the_error_is_the_tracebacks_last_line_not_runs_summary():
               "  user code (gets TF1): /x (script folder)\n")
     assert judge.error_line(outcome("", stderr, code=1)) == \
         "TypeError: __init__() got an unexpected keyword argument 'period'"
+
+
+def test_a_graph_execution_error_says_which_and_is_classed():
+    stderr = ("Traceback (most recent call last):\n"
+              "tensorflow.python.framework.errors_impl.InvalidArgumentError: Graph execution "
+              "error:\n\nDetected at node 'tower_0/MatMul' defined at (most recent call last):\n"
+              "Cannot assign a device for operation tower_0/MatMul: {{node tower_0/MatMul}} was "
+              "explicitly assigned to /device:GPU:0 but available devices are [ CPU:0 ]\n")
+    verdict = judge.judge(PROGRAM, outcome("", stderr, code=1), REFERENCE)
+    assert verdict.failure == "device"
+    assert "Cannot assign a device for operation tower_0/MatMul" in verdict.reason

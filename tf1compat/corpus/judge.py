@@ -76,11 +76,18 @@ def judge(program: Program, outcome: Outcome, reference: Optional[Outcome]) -> V
 
 def error_line(outcome: Outcome) -> str:
     """The line that says what went wrong: a traceback's last line (at the start of a line, as
-    Python prints it), else a line of tf1compat's own (`tf1compat migrate: ...`), else the last."""
+    Python prints it; TensorFlow's "Graph execution error:" with the line that says which),
+    else a line of tf1compat's own (`tf1compat migrate: ...`), else the last."""
     lines = [line.rstrip() for line in outcome.stderr.splitlines() if line.strip()]
     summary = re.compile(r"^tf1compat run: \S+ (raised|exited|finished|was stopped)")
-    for line in reversed(lines):
+    for index in range(len(lines) - 1, -1, -1):
+        line = lines[index]
         if _EXCEPTION_LINE.match(line) and not summary.match(line):
+            if line.endswith("execution error:"):  # the op's own message follows it
+                detail = next((d.strip() for d in lines[index + 1:]
+                               if not d.lstrip().startswith(("Detected at node", "File ", "^"))
+                               and not summary.match(d)), "")
+                line = f"{line} {detail}"
             return line[:300]
     for line in reversed(lines):
         if line.startswith("tf1compat") and not summary.match(line):

@@ -118,13 +118,15 @@ def run(program: Program, mode: str, keep: Optional[Path] = None) -> Outcome:
 
 
 def _command(program: Program, mode: str, script: Path, args: list[str]) -> list[str]:
+    # A program given a device map under run gets soft placement in the other modes: the
+    # machine has no GPU, and TF 1.15 itself ran such a program only so.
+    launcher = [str(HERE / "soft_placement.py")] if program.run_flags else []
     if mode == "tf115":
-        launcher = [str(HERE / "tf115_launch.py")] if program.run_flags else []
         return [str(reference_python()), *launcher, str(script), *args]
     if mode == "run":
         return [sys.executable, "-m", "tf1compat.cli.main", "run", *program.run_flags,
                 str(script), *args]
-    return [sys.executable, str(script), *args]
+    return [sys.executable, *launcher, str(script), *args]
 
 
 def _migrate(mode: str, root: Path, env: dict, timeout: int) -> Optional[Outcome]:

@@ -1,7 +1,7 @@
 """CIFAR-10, "python version", laid out as tflearn.datasets.cifar10 reads it: the archive
 `cifar-10-python.tar.gz` and, beside it, the unpacked `cifar-10-batches-py/` whose pickled
 dicts have str keys (a Python 2 pickle read with encoding='latin1'). (groupf_cifar10_py
-writes the Keras layout: bytes keys, no archive.)"""
+wrote the Keras layout: bytes keys, no archive.)"""
 
 from __future__ import annotations
 
@@ -12,24 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-
-class _Batch:
-    """A uint8 (N, 3072) array that unpickles with any NumPy: `numpy.reshape(numpy.frombuffer
-    (bytes, 'uint8'), shape)`, not the private `numpy.core` / `numpy._core` reconstructors."""
-
-    def __init__(self, raw: bytes, shape: tuple):
-        self.raw, self.shape = raw, shape
-
-    def __reduce__(self):
-        return np.reshape, (_Buffer(self.raw), self.shape)
-
-
-class _Buffer:
-    def __init__(self, raw: bytes):
-        self.raw = raw
-
-    def __reduce__(self):
-        return np.frombuffer, (self.raw, "uint8")
+from tf1compat.corpus.makers.pickled_arrays import PortableArray
 
 
 def cifar10_py_tflearn(into: Path, per_file: int = 16, seed: int = 16) -> None:
@@ -50,7 +33,7 @@ def cifar10_py_tflearn(into: Path, per_file: int = 16, seed: int = 16) -> None:
             images[i, label % 3, 4:28, 2 + 2 * label:6 + 2 * label] = 200
         batch = {"batch_label": f"{name} of 6 (synthetic)",
                  "labels": labels,
-                 "data": _Batch(images.reshape(per_file, 3072).tobytes(), (per_file, 3072)),
+                 "data": PortableArray(images.reshape(per_file, 3072)),
                  "filenames": [f"synthetic_{number}_{i}.png" for i in range(per_file)]}
         payloads[name] = pickle.dumps(batch, protocol=2)
     payloads["batches.meta"] = pickle.dumps(

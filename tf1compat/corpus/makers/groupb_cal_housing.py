@@ -9,33 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-
-class _Table:
-    """A writable float64 (rows, 9) array that unpickles with any NumPy (`numpy.array` of
-    `numpy.reshape(numpy.frombuffer(bytes, 'float64'), shape)`), not through the private
-    `numpy.core` / `numpy._core` reconstructors; scikit-learn divides its columns in place."""
-
-    def __init__(self, raw: bytes, shape: tuple):
-        self.raw, self.shape = raw, shape
-
-    def __reduce__(self):
-        return np.array, (_Reshaped(self.raw, self.shape),)
-
-
-class _Reshaped:
-    def __init__(self, raw: bytes, shape: tuple):
-        self.raw, self.shape = raw, shape
-
-    def __reduce__(self):
-        return np.reshape, (_Buffer(self.raw), self.shape)
-
-
-class _Buffer:
-    def __init__(self, raw: bytes):
-        self.raw = raw
-
-    def __reduce__(self):
-        return np.frombuffer, (self.raw, "<f8")
+from tf1compat.corpus.makers.pickled_arrays import PortableArray
 
 
 def cal_housing(into: Path, rows: int = 2000, seed: int = 21) -> None:
@@ -57,7 +31,7 @@ def cal_housing(into: Path, rows: int = 2000, seed: int = 21) -> None:
                     + rng.normal(0.0, 30000.0, rows), 15000.0, 500001.0)
     table = np.stack([value, income, age, rooms, bedrooms, population, households,
                       latitude, longitude], axis=1).astype("<f8")
-    payload = pickle.dumps(_Table(table.tobytes(), table.shape), protocol=2)
+    payload = pickle.dumps(PortableArray(table, writable=True), protocol=2)
     (into / "cal_housing_py3.pkz").write_bytes(payload)
 
 
