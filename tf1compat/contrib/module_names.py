@@ -38,12 +38,9 @@ def module_of(name: str) -> Optional[str]:
     return table().get(namespace, {}).get(attribute)
 
 
-def serve(module: str) -> Any:
-    """What TF1 code gets for TF 1.15's module `module` (ImportError where TF 2.21 lacks it)."""
-    if module.startswith("tensorflow.contrib."):
-        from tf1compat.contrib import registry
-
-        return registry.deep_module(module[len("tensorflow.contrib."):])
+def serve_tensorflow_module(module: str) -> Any:
+    """What TF1 code gets for TF 1.15's `tensorflow.*` module `module` (a contrib one is the
+    registry's): TF 2.21's, as TF1 code read it (ImportError where TF 2.21 lacks it)."""
     from tf1compat.contrib.private_views import view_of
 
     return view_of(module)

@@ -200,7 +200,9 @@ def resolve(name: str) -> Any:
     if entry is None and module_names.module_of(name) is not None:
         module = module_names.module_of(name)  # a module TF 1.15's namespace held (slim.init_ops)
         try:
-            return module_names.serve(module)
+            if module.startswith("tensorflow.contrib."):  # a contrib module: tf1compat's
+                return deep_module(module[len("tensorflow.contrib."):])
+            return module_names.serve_tensorflow_module(module)
         except ImportError as error:
             raise ContribError(name, f"it was TF 1.15's module {module}, which TF 2.21 does "
                                      f"not have ({error})") from None
