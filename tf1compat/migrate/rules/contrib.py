@@ -31,7 +31,7 @@ from typing import Optional
 import libcst as cst
 import libcst.matchers as m
 
-from tf1compat.contrib import registry
+from tf1compat.contrib import module_names, registry
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
 
@@ -142,6 +142,15 @@ class ContribRule(Rule):
             if entry is not None and not rest and entry.served is registry.Served.UNSUPPORTED \
                     and head in registry.MODULES:
                 return self._partial_module_code(head, node)
+            if (entry is not None or registry.is_namespace(head)) and rest and \
+                    module_names.module_of(f"{head}.{rest[0]}") is not None:
+                # a module TF 1.15's namespace held (slim.init_ops): served by tf1compat's
+                # module of that namespace, as under run
+                needs_import(self.context, f"tf1compat.contrib.{head}")
+                self._report(name, node, Kind.CHANGED, f"tf.contrib.{name} -> "
+                             f"tf1compat.contrib.{name}: TF 1.15's tf.contrib.{head} held the "
+                             f"module {rest[0]}")
+                return f"tf1compat.contrib.{name}"
             if entry is not None:
                 if rest and entry.source == registry.TF_SLIM and not self._library_has(
                         entry, rest[0], node):
