@@ -41,10 +41,11 @@ opt = keras.optimizers.adam(lr=0.1)
 '''
         after = '''import tf_keras as keras
 import tf1compat.keras2.backend
+import tf1compat.keras2.models
 import tf1compat.keras2.optimizers
 
 tf1compat.keras2.backend.set_session(session)
-model = keras.models.Sequential([keras.layers.Dense(1)])
+model = tf1compat.keras2.models.Sequential([keras.layers.Dense(1)])
 opt = tf1compat.keras2.optimizers.adam(lr=0.1)
 '''
         self.assertCodemod(before, after)

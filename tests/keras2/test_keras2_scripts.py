@@ -23,7 +23,9 @@ CASES = {
     "session_fit": ([], [], []),
     "functional_export": (["OUT"], [], []),
     "multi_gpu": ([], DEVICE_MAP, [SCRIPTS / "tf115_gpus_on_cpus.py"]),
+    "predict_classes": ([], [], []),  # Sequential's methods tf_keras dropped
 }
+NO_SESSION = ("functional_export", "predict_classes")
 
 
 def _migrated(tmp_path, name):
@@ -33,7 +35,7 @@ def _migrated(tmp_path, name):
     migrated, findings = migrate_source(source, f"{name}.py", "tf1compat")
     assert "import keras" not in migrated and "from keras" not in migrated, migrated
     assert "tf_keras" in migrated, migrated
-    if name != "functional_export":  # the sessions given to K.set_session take keywords
+    if name not in NO_SESSION:  # the sessions given to K.set_session take keywords
         assert "tf1compat.config_proto(" in migrated and "ConfigProto" not in migrated, migrated
     path = tmp_path / f"migrated_{name}.py"
     path.write_text(migrated)
@@ -71,7 +73,7 @@ def test_a_keras_2_script_prints_tf115s_numbers_under_run_and_after_migrate(
         assert keras_sessions[1]["options"] == {"memory_fraction": 0.2}
         assert "GpuOptionsIgnoredWarning: this session asks memory_fraction=0.2, but the first " \
                "session of this process set memory_fraction=0.4" in under_run.stderr
-    elif name == "functional_export":  # none set: Keras made its own, a session like any other
+    elif name in NO_SESSION:  # none set: Keras made its own, a session like any other
         assert keras_sessions[0]["keras"].startswith("Keras's own session")
         assert keras_sessions[0]["options"].get("soft_placement") is True
     else:

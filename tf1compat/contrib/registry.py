@@ -26,14 +26,15 @@ tool gives for its namespace, if any.
 from __future__ import annotations
 
 import dataclasses
-import enum
 import functools
 import importlib
 import types
 from typing import Any, Optional
 
 from tf1compat.contrib.paths import MODULE_FILES, at_module_file, public_name
-from tf1compat.contrib import module_names
+from tf1compat.contrib import homes, module_names
+from tf1compat.contrib.entries import (  # noqa: F401 - the table's vocabulary, read by its users
+    Entry, Served, import_dotted)
 from tf1compat.contrib.tables import (  # noqa: F401 - the table's data, read here and by users
     LEGACY_HOMES as _LEGACY_HOMES, LIBRARY_MODULES, LIBRARY_NAMES, LIBRARY_NOTE, MAPPED,
     MODULE_HOME_NOTE, MODULE_HOME_NOTES, MODULE_HOMES, REPLACED, REPLACED_AT, REPLACED_NOTES,
@@ -46,39 +47,6 @@ PREFIX = "tf1compat.contrib."
 MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn", "legacy_seq2seq",
            "training", "learn", "crf", "opt", "eager", "image", "cluster_resolver", "lookup",
            "summary")
-
-
-class Served(str, enum.Enum):
-    NATIVE = "native"            # tf.compat.v1 has it
-    MAPPED = "mapped"            # a TF2 / tf.compat.v1 home does the same job
-    REPLACED = "replaced"        # a tf1compat replacement
-    UNSUPPORTED = "unsupported"  # no home: the note says what to use instead
-
-
-@dataclasses.dataclass(frozen=True)
-class Entry:
-    """One `tf.contrib` name.
-
-    Attributes:
-      name: the name under `tf.contrib.`, e.g. 'layers.flatten'.
-      served: how it is served.
-      target: mapped: the dotted TF name ('tf.compat.v1.train.get_global_step');
-        replaced: the tf1compat name; unsupported: '' (the note says more).
-      source: 'tf_upgrade_v2' (TensorFlow's tables) or 'tf1compat'.
-      note: what to know (for unsupported: the replacement, if one is known).
-    """
-
-    name: str
-    served: Served
-    target: str
-    source: str
-    note: str = ""
-
-    def to_dict(self) -> dict[str, str]:
-        data = {"served": self.served.value, "target": self.target, "source": self.source}
-        if self.note:
-            data["note"] = self.note
-        return data
 
 
 class ContribError(Tf1CompatError, AttributeError):
@@ -165,8 +133,16 @@ def table() -> dict[str, Entry]:
 
 
 def lookup(name: str) -> Optional[Entry]:
-    """The entry of `contrib.<name>` ('layers.flatten'), or None when nothing is known."""
-    return table().get(name)
+    """The entry of `contrib.<name>` ('layers.flatten'), or None when nothing is known.
+
+    A name the table does not serve is served from where TF 1.15 took it (`homes`), when
+    that home is here: TensorFlow's upgrade table sends some (`layers.group_norm`) to
+    TensorFlow Addons, which has no release for TF 2.21, where tf_slim still has them.
+    """
+    entry = table().get(name)
+    if entry is None or (entry.served is Served.UNSUPPORTED and entry.source == "tf_upgrade_v2"):
+        return homes.home_entry(name) or entry
+    return entry
 
 
 def hint(name: str) -> str:
@@ -208,6 +184,8 @@ def resolve(name: str) -> Any:
                                      f"not have ({error})") from None
     if entry is None or entry.served is Served.UNSUPPORTED:
         raise ContribError(name, hint(name))
+    if entry.source == homes.SOURCES["tensorflow"]:
+        return homes.serve_tensorflow_home(entry.target)
     try:
         if entry.source == TF_SLIM:
             from tf1compat.contrib.tf_slim_compat import load
@@ -247,6 +225,8 @@ def missing_home(entry: Entry) -> Optional[str]:
     if entry.served is not Served.MAPPED or entry.target.startswith(_LEGACY_HOMES) or \
             entry.source == TF_SLIM:  # a library: installed where the script runs, or said then
         return None
+    if entry.source in homes.SOURCES.values():  # served when it was looked up
+        return None
     try:
         import_dotted(entry.target)
     except (AttributeError, ImportError) as error:
@@ -255,36 +235,11 @@ def missing_home(entry: Entry) -> Optional[str]:
     return None
 
 
-def import_dotted(target: str) -> Any:
-    """'tf.compat.v1.train.get_global_step' or 'tf1compat.contrib.layers.flatten' -> the object.
-
-    `tf.compat.v1.nn.rnn_cell.*` and `tf.compat.v1.layers.*` come from legacy Keras
-    (tf1compat.rnn_cell / tf1compat.layers), which works whatever TF_USE_LEGACY_KERAS says.
-    """
-    for prefix, module_name in zip(_LEGACY_HOMES, ("tf1compat.rnn_cell", "tf1compat.layers")):
-        if target.startswith(prefix):
-            return getattr(importlib.import_module(module_name), target[len(prefix):])
-    if target.startswith("tf."):
-        value: Any = importlib.import_module("tensorflow")
-        for part in target.split(".")[1:]:
-            value = getattr(value, part)
-        return value
-    parts = target.split(".")
-    for end in range(len(parts), 0, -1):
-        try:
-            value = importlib.import_module(".".join(parts[:end]))
-        except ImportError:
-            continue
-        for part in parts[end:]:
-            value = getattr(value, part)
-        return value
-    raise ImportError(f"cannot import {target}")
-
-
 def is_namespace(name: str) -> bool:
     """Whether `contrib.<name>` is a module holding known names ('layers', 'framework.nest')."""
     prefix = name + "."
-    return name in MODULES or any(key.startswith(prefix) for key in table())
+    return name in MODULES or name in homes.namespaces() or \
+        any(key.startswith(prefix) for key in table())
 
 
 def attribute(namespace: str, name: str) -> Any:
@@ -321,7 +276,7 @@ class ContribNamespace(types.ModuleType):
 
     def __dir__(self) -> list[str]:
         prefix = self._contrib_name + "."
-        return sorted({key[len(prefix):].split(".")[0] for key in table()
+        return sorted({key[len(prefix):].split(".")[0] for key in [*table(), *homes.records()]
                        if key.startswith(prefix)})
 
 
@@ -378,6 +333,8 @@ def deep_attribute(raw: str) -> Any:
       ContribError: the public name it stands for is not served (the message names it,
         the path as written, and what to use instead when known).
     """
+    if homes.target_of(raw) is not None and lookup(raw) is not None:
+        return resolve(raw)  # a name TF 1.15 listed at this path (quantization.python.Abs)
     above = raw.rpartition(".")[0]
     public, parent = public_name(raw), public_name(above)
     if public == parent and above not in MODULE_FILES:

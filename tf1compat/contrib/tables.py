@@ -124,6 +124,9 @@ REPLACED_AT: dict[str, str] = {
     **{f"{namespace}{name}": _UTILS + name
        for namespace in ("layers.utils.", "slim.utils.")
        for name in ("append_tensor_alias", "gather_tensors_aliases", "get_tensor_aliases")},
+    # contrib.layers' encoders, which tf_slim does not carry (tf1compat.contrib.encoders)
+    **{f"layers.{name}": f"tf1compat.contrib.encoders.{name}"
+       for name in ("embed_sequence", "bow_encoder", "embedding_lookup_unique")},
     # contrib.learn's text preprocessing, pure Python (tf1compat.contrib.vocabulary_processor)
     **{f"learn.preprocessing.{name}": f"tf1compat.contrib.vocabulary_processor.{name}"
        for name in ("VocabularyProcessor", "ByteProcessor", "tokenizer")},
@@ -216,6 +219,8 @@ REPLACED_NOTES: dict[str, str] = {
 # Mappings TensorFlow's table lacks (or gets wrong for TF 2.21): name -> (target, note).
 MAPPED: dict[str, tuple[str, str]] = {
     "framework.get_or_create_global_step": (_V1 + "train.get_or_create_global_step", ""),
+    # TF 1.15's C++ IsSequence, renamed in TF 2 (TF 1.15's tf.nest had no is_sequence)
+    "framework.nest.is_sequence": ("tf.nest.is_nested", "TF 2's name of the same test"),
     "framework.get_global_step": (_V1 + "train.get_global_step", ""),
     "framework.create_global_step": (_V1 + "train.create_global_step", ""),
     "framework.init_from_checkpoint": (_V1 + "train.init_from_checkpoint", ""),

@@ -29,7 +29,8 @@ _LAYERS = (f"{_OURS}.extras:layers", f"{V1}.layers")
 _ENGINE = (f"{V1}.layers", f"{V1}.models", f"{V1}.utils")
 
 SOURCES: dict[str, tuple[str, ...]] = {
-    "keras": (V1, f"{_OURS}.extras:top"),
+    "keras": (f"{_OURS}.models:names", V1, f"{_OURS}.extras:top"),
+    "keras.models": (f"{_OURS}.models:names", f"{V1}.models"),
     "keras.backend": _BACKEND,
     "keras.backend.tensorflow_backend": _BACKEND,
     "keras.backend.control_flow_ops": (f"{_OURS}.backend:control_flow_ops",),

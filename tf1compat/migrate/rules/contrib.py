@@ -134,6 +134,9 @@ class ContribRule(Rule):
     def _rewrite(self, name: str, node: cst.CSTNode) -> Optional[str]:
         """The code standing for `tf.contrib.<name>`, or None (reported) to leave it."""
         parts = name.split(".")
+        if "python" in parts[1:] and registry.homes.target_of(name) is not None and \
+                registry.lookup(name) is not None:  # a name TF 1.15 listed at this path
+            return self._entry_code(registry.lookup(name), node)
         if "python" in parts[1:]:  # contrib's source tree: tf.contrib.layers.python.layers...
             return self._deep_rewrite(name, node)
         for end in range(len(parts), 0, -1):
@@ -216,6 +219,11 @@ class ContribRule(Rule):
                          f"{_source(entry)})")
             return code
         needs_import(self.context, registry.import_for(entry))
+        if entry.source in registry.homes.SOURCES.values() and entry.source != registry.TF_SLIM:
+            code = f"tf1compat.contrib.{entry.name}"  # as `run` serves it, from TF 1.15's home
+            self._report(entry.name, node, Kind.CHANGED,
+                         f"tf.contrib.{entry.name} -> {code} ({entry.note})")
+            return code
         if entry.source == registry.TF_SLIM:  # through tf1compat, which makes tf_slim fit
             code = f"tf1compat.contrib.{entry.name}"
             self._report(entry.name, node, Kind.CHANGED,
@@ -349,4 +357,6 @@ def _resolve_module(path: str):
 
 
 def _source(entry: registry.Entry) -> str:
-    return "TensorFlow's upgrade table" if entry.source == "tf_upgrade_v2" else "tf1compat's table"
+    return {"tf_upgrade_v2": "TensorFlow's upgrade table",
+            registry.homes.SOURCES["alias"]: "TF 1.15, where tf.contrib's name was the same "
+                                             "object"}.get(entry.source, "tf1compat's table")

@@ -54,6 +54,8 @@ NAMES = {
     ("keras", "optimizers"): (_OURS, "optimizers"),
     ("keras.layers", "merge"): (_OURS, "merge"),
     ("keras.utils", "multi_gpu_model"): (f"{_OURS}.multi_gpu", "multi_gpu_model"),
+    ("keras.models", "Sequential"): (f"{_OURS}.models", "Sequential"),  # predict_classes
+    ("keras", "Sequential"): (f"{_OURS}.models", "Sequential"),
     ("keras.engine", "Model"): ("tf_keras.models", "Model"),
     ("keras.engine.topology", "Model"): ("tf_keras.models", "Model"),
     **{("keras.optimizers", name): ("tf_keras.optimizers.legacy", name)
@@ -183,12 +185,15 @@ class Keras2Rule(Rule):
                                     ("backend", f"{_OURS}.backend"),
                                     ("layers.merge", f"{_OURS}.merge"),
                                     ("utils.multi_gpu_model", f"{_OURS}.multi_gpu.multi_gpu_model"),
-                                    ("optimizers", f"{_OURS}.optimizers")):
+                                    ("optimizers", f"{_OURS}.optimizers"),
+                                    ("models.Sequential", f"{_OURS}.models.Sequential"),
+                                    ("Sequential", f"{_OURS}.models.Sequential")):
             if rest == prefix or rest.startswith(prefix + "."):
                 if replacement.startswith(_OURS):
                     AddImportsVisitor.add_needed_import(self.context,
                                                         replacement.rsplit(".", 1)[0]
-                                                        if "multi_gpu_model" in replacement
+                                                        if replacement.endswith(
+                                                            ("multi_gpu_model", "Sequential"))
                                                         else replacement)
                 return _dotted(replacement + rest[len(prefix):])
         return updated_node
