@@ -86,3 +86,30 @@ def test_sigkill_to_launch_takes_every_run_and_its_script_along(tmp_path):
         for pid in pids:  # only if the check failed: nothing may survive the test
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_tf1_flag_script_given_as_it_is_runs_served_as_tf1(tmp_path):
+    """The README's line: `launch --ps 1 --workers 1 --tf1-flags train.py`, no `-m ... run`."""
+    script = write_script(tmp_path, "pair.py", PAIR)
+    process, lines = start("--ps", "1", "--workers", "1", "--tf1-flags",
+                           "--run-args=--no-report", str(script)), []
+    try:
+        status = finish(process, 100, lines)
+        assert status == 0, "\n".join(lines[-40:])
+        assert "[worker:0] step 3" in lines
+    finally:
+        kill_group(process)
+        kill_tasks(lines)
+
+
+def test_python_keeps_a_tf1_flag_script_on_plain_python_where_tf_app_is_gone(tmp_path):
+    script = write_script(tmp_path, "pair.py", PAIR)
+    process, lines = start("--ps", "1", "--workers", "1", "--tf1-flags", "--python",
+                           str(script)), []
+    try:
+        status = finish(process, 100, lines)
+        assert status != 0
+        assert any("has no attribute 'app'" in line for line in lines), "\n".join(lines[-20:])
+    finally:
+        kill_group(process)
+        kill_tasks(lines)

@@ -21,6 +21,7 @@ import os
 import shlex
 import sys
 
+from tf1compat.cli.launch_serving import run_options, serves_tf1
 from tf1compat.cli.script_argv import stop_at_script
 from tf1compat.shared.cluster_spec import Cluster, local_cluster, parse_hostfile
 from tf1compat.shared.errors import ClusterError, LaunchError
@@ -81,6 +82,17 @@ def register(subparsers) -> None:
 
     launch_slurm.add_options(parser)
     launch_tfjob.add_options(parser)
+    serving = parser.add_mutually_exclusive_group()
+    serving.add_argument("--tf1", action="store_true",
+                         help="run a .py SCRIPT in every task as `tf1compat run` runs it "
+                              "(TF1's API served: tf.app.flags, tf.contrib, sessions); the "
+                              "default with --tf1-flags, whose scripts are TF1 programs")
+    serving.add_argument("--python", action="store_true",
+                         help="run a .py SCRIPT under plain python even with --tf1-flags (a "
+                              "TF2 script; the default without --tf1-flags)")
+    parser.add_argument("--run-args", metavar="ARGS",
+                        help="`tf1compat run`'s options for every task, one quoted string "
+                             "(--run-args=\"--device-map gpu:*=cpu:* --numpy 1\"); implies --tf1")
     parser.add_argument("-m", "--module", action="store_true",
                         help="SCRIPT is a module name, run as python -m SCRIPT")
     parser.add_argument("script", metavar="SCRIPT",
@@ -93,11 +105,19 @@ def register(subparsers) -> None:
 
 def command_for(args: argparse.Namespace) -> list[str]:
     if args.module:
+        if args.tf1 or args.run_args:
+            raise LaunchError("--tf1/--run-args serve a .py SCRIPT; a module runs as python -m "
+                              "runs it (give the module's file to serve it as TF1)")
         return [sys.executable, "-u", "-m", args.script, *args.script_args]
     if args.script.endswith(".py"):
         if not os.path.exists(args.script):
             raise LaunchError(f"SCRIPT {args.script!r} does not exist")
+        if serves_tf1(args):
+            return [sys.executable, "-u", "-m", "tf1compat.cli.main", "run", *run_options(args),
+                    args.script, *args.script_args]
         return [sys.executable, "-u", args.script, *args.script_args]
+    if args.tf1 or args.run_args:
+        raise LaunchError(f"--tf1/--run-args serve a .py SCRIPT; received {args.script!r}")
     return [args.script, *args.script_args]
 
 

@@ -129,7 +129,9 @@ def launch_options(args: argparse.Namespace) -> list[str]:
         options += ["--wait-for", args.wait_for]
     if args.grace != 10.0:
         options += ["--grace", f"{args.grace:g}"]
-    return options
+    from tf1compat.cli.launch_serving import serving_options
+
+    return options + serving_options(args)
 
 
 def emit(args: argparse.Namespace) -> int:

@@ -81,6 +81,9 @@ def replica_command(args: argparse.Namespace) -> list[str]:
             command.append(flag)
     if args.grace != 10.0:
         command += ["--grace", f"{args.grace:g}"]
+    from tf1compat.cli.launch_serving import serving_options
+
+    command += serving_options(args)
     return command + (["-m"] if args.module else []) + [args.script, *args.script_args]
 
 
