@@ -110,3 +110,33 @@ def test_the_data_is_what_tf_1_15_holds(tf1_python):
                           env=tf1_reference.environment())
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout)["names"] == homes.records()
+
+
+SPELLINGS = """
+import json
+import tensorflow as tf
+from tensorflow.python.distribute.cluster_resolver import tpu_cluster_resolver
+from tensorflow.python.distribute.cluster_resolver.tpu_cluster_resolver import TPUClusterResolver
+spellings = [tf.contrib.cluster_resolver.TPUClusterResolver,
+             tf.distribute.cluster_resolver.TPUClusterResolver,
+             tpu_cluster_resolver.TPUClusterResolver, TPUClusterResolver]
+# TF 1.15 took '' as a local master (no Cloud TPU lookup) under every spelling
+print("RESULT " + json.dumps([cls(tpu="").master() for cls in spellings]
+                             + [cls("grpc://10.0.0.1:8470").master() for cls in spellings]))
+"""
+
+
+def test_one_object_under_every_spelling_behaves_as_tf_1_15_s_three_ways(tmp_path):
+    expected, under_run, migrated = three_ways(tmp_path, SPELLINGS)
+    assert expected == [[""] * 4 + ["grpc://10.0.0.1:8470"] * 4]
+    assert under_run == expected and migrated == expected
+
+
+def test_every_other_spelling_is_tf_1_15_s_alias_or_home_of_the_contrib_name():
+    from tf1compat.contrib.tables import SERVED_UNDER_EVERY_SPELLING
+
+    for name, spellings in SERVED_UNDER_EVERY_SPELLING.items():
+        record = homes.records()[name]
+        assert set(spellings) == {record["alias"][len("tf."):], record["home"]}, name
+        assert registry.lookup(name).served is registry.Served.REPLACED
+        assert all(registry.other_spelling(s) is registry.resolve(name) for s in spellings)

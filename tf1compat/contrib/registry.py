@@ -145,6 +145,17 @@ def lookup(name: str) -> Optional[Entry]:
     return entry
 
 
+def other_spelling(spelling: str) -> Any:
+    """The contrib replacement TF 1.15 also gave as `spelling` (a `tf.` path such as
+    'distribute.cluster_resolver.TPUClusterResolver', or a 'module:name' home), else None."""
+    from tf1compat.contrib.tables import SERVED_UNDER_EVERY_SPELLING
+
+    for name, spellings in SERVED_UNDER_EVERY_SPELLING.items():
+        if spelling in spellings:
+            return resolve(name)
+    return None
+
+
 def hint(name: str) -> str:
     """What to say about `contrib.<name>` when it is not served."""
     entry = lookup(name)

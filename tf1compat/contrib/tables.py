@@ -134,6 +134,16 @@ REPLACED_AT: dict[str, str] = {
         "tf1compat.contrib.categorical_vocabulary.CategoricalVocabulary",
 }
 
+# Replacements of contrib objects that TF 1.15 also gave under core spellings (the same
+# object there): served under those too, or a script gets TF 1.15's behaviour under one
+# spelling and TF 2.21's under another. contrib name -> its other spellings: `tf.<path>` paths
+# and `module:name` homes (tests/contrib/test_contrib_homes.py holds them to TF 1.15's record).
+SERVED_UNDER_EVERY_SPELLING: dict[str, tuple[str, ...]] = {
+    "cluster_resolver.TPUClusterResolver": (
+        "distribute.cluster_resolver.TPUClusterResolver",
+        "tensorflow.python.distribute.cluster_resolver.tpu_cluster_resolver:TPUClusterResolver"),
+}
+
 # slim's data, training and evaluation stack and its nets, served by the tf_slim library
 # (contrib.slim's own code, kept on PyPI). name -> the tf_slim module.
 TF_SLIM = "tf-slim"

@@ -37,6 +37,7 @@ from tf1compat.migrate.rules.numpy1_printing import NumPy1PrintingRule
 from tf1compat.migrate.rules.private_imports import PrivateImportsRule
 from tf1compat.migrate.rules.private_paths import PrivatePathsRule
 from tf1compat.migrate.rules.queue_chain import QueueChainRule
+from tf1compat.migrate.rules.contrib_spellings import ContribSpellingsRule
 from tf1compat.migrate.rules.scipy_misc import ScipyMiscRule
 from tf1compat.migrate.rules.session_options import SessionOptionsRule
 from tf1compat.migrate.rules.tf0_names import Tf0NamesRule
@@ -56,7 +57,7 @@ PRE_RULES = (NamespaceImportsRule, Tf0NamesRule, Tf115PositionsRule, V1FallbackR
 # After it. Order matters: the session rule adds imports that graph mode must follow; names
 # from TensorFlow's own modules become public ones first (the later rules read those), and
 # the imports that left unused go last (the other rules' lines are the script's).
-RULES = (PrivatePathsRule, Keras2Rule, SessionOptionsRule, EstimatorRule, LegacyLayersRule,
+RULES = (PrivatePathsRule, ContribSpellingsRule, Keras2Rule, SessionOptionsRule, EstimatorRule, LegacyLayersRule,
          V1NamesakesRule, QueueChainRule, ApiNotesRule, GraphModeRule, NumPy1PrintingRule,
          NumPy1Rule, ScipyMiscRule, PrivateImportsRule)
 # The rules of the libraries beside TensorFlow, for `--to tf2` output too.

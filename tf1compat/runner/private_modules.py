@@ -66,6 +66,16 @@ class PrivateModule(types.ModuleType):
         return (f"<module {self.__name__} (TF 2.21's, with TF 1.15's names: tf1compat run)>")
 
 
+def _holds_contrib_spelling(module: str) -> bool:
+    """Whether TF 1.15's module `module`, or one below it, held a contrib replacement's object
+    (TPUClusterResolver): then the module is a view, whose names the tree resolves."""
+    from tf1compat.contrib.tables import SERVED_UNDER_EVERY_SPELLING
+
+    holders = {spelling.partition(":")[0] for spellings in SERVED_UNDER_EVERY_SPELLING.values()
+               for spelling in spellings if ":" in spelling}
+    return any(holder == module or holder.startswith(module + ".") for holder in holders)
+
+
 class PrivateTree:
     """The views of one run: modules by name, and each name's resolution, found once."""
 
@@ -83,8 +93,8 @@ class PrivateTree:
             return estimator_module(name)
         if name not in self._modules:
             real = homes.import_quietly(name)
-            self._modules[name] = PrivateModule(name, real, self) if table.is_module(name) \
-                else real
+            self._modules[name] = PrivateModule(name, real, self) \
+                if table.is_module(name) or _holds_contrib_spelling(name) else real
         return self._modules[name]
 
     def resolve(self, module: str, name: str) -> tuple[Optional[str], Optional[homes.Home]]:
@@ -121,6 +131,12 @@ class PrivateTree:
                 raise self._unsupported(path, f"{module}.{name}: TF 1.15's module {submodule} is "
                                               "not in TF 2.21; import what it held by its public "
                                               "tf.compat.v1 name")
+            self.usage.used[path] += 1
+            return value
+        from tf1compat.contrib import registry
+
+        value = registry.other_spelling(f"{module}:{name}")
+        if value is not None:  # TF 1.15's one object, also served under its contrib name
             self.usage.used[path] += 1
             return value
         if home.status == "unsupported":

@@ -124,6 +124,10 @@ class TF1Module(types.ModuleType):
         if value is not None:  # TF 1.15's parameters where TF 2.21 moved or re-defaulted them
             usage.served(path)
             return value
+        value = _contrib_spelling(path)
+        if value is not None:  # TF 1.15's one object, also served under its contrib name
+            usage.served(path)
+            return value
         try:
             value = getattr(self._tf1_target, name)
         except (AttributeError, ImportError) as error:  # ImportError: a lazy namespace failed
@@ -352,6 +356,13 @@ def _tf115_calls() -> types.ModuleType:
 
         _tf115_module = tf115_calls
     return _tf115_module
+
+
+def _contrib_spelling(path: str) -> Any:
+    """The contrib replacement TF 1.15 also gave as `tf.<path>` (TPUClusterResolver), or None."""
+    from tf1compat.contrib import registry
+
+    return registry.other_spelling(path)
 
 
 def legacy_keras_available() -> bool:

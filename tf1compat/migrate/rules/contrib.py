@@ -270,7 +270,12 @@ class ContribRule(Rule):
         names = []
         for alias in updated_node.names:
             module = dotted(alias.name)
-            if module and module.startswith("tensorflow.contrib.") and alias.asname:
+            if module == "tensorflow.contrib" and alias.asname:  # its names as run serves them
+                alias = alias.with_changes(name=cst.parse_expression("tf1compat.contrib"))
+                self._report(module, original_node, Kind.CHANGED,
+                             "import tensorflow.contrib -> import tf1compat.contrib (the names "
+                             "tf1compat serves of it, as under `tf1compat run`)")
+            elif module and module.startswith("tensorflow.contrib.") and alias.asname:
                 namespace = module[len("tensorflow.contrib."):]
                 if namespace in registry.MODULE_HOMES:
                     home = registry.MODULE_HOMES[namespace]
