@@ -1,7 +1,5 @@
 """`tf.contrib` names served from where TF 1.15 itself took them (tf1compat.contrib.homes)."""
 
-import json
-import subprocess
 
 import pytest
 
@@ -102,14 +100,9 @@ def test_a_contrib_module_s_helper_import_makes_no_namespace():
 
 
 def test_the_data_is_what_tf_1_15_holds(tf1_python):
-    from isolated import REPO_ROOT
     import tf1_reference
 
-    done = subprocess.run([str(tf1_python), "tests/tf1_reference/tf115_contrib_homes.py"],
-                          capture_output=True, text=True, cwd=REPO_ROOT, timeout=300,
-                          env=tf1_reference.environment())
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert json.loads(done.stdout)["names"] == homes.records()
+    assert tf1_reference.run_listing(tf1_python, "tf115_contrib_homes.py")["names"] == homes.records()
 
 
 SPELLINGS = """

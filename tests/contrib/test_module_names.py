@@ -1,7 +1,5 @@
 """The modules TF 1.15's contrib namespaces held (`slim.init_ops`), as TF1 code used them."""
 
-import json
-import subprocess
 
 import pytest
 
@@ -37,11 +35,6 @@ def test_a_module_tf_2_21_lacks_is_refused_naming_it(monkeypatch):
 
 
 def test_the_data_is_what_tf_1_15_holds(tf1_python):
-    from isolated import REPO_ROOT
     import tf1_reference
 
-    done = subprocess.run([str(tf1_python), "tests/tf1_reference/tf115_contrib_module_names.py"],
-                          capture_output=True, text=True, cwd=REPO_ROOT, timeout=300,
-                          env=tf1_reference.environment())
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert json.loads(done.stdout)["namespaces"] == module_names.table()
+    assert tf1_reference.run_listing(tf1_python, "tf115_contrib_module_names.py")["namespaces"] == module_names.table()

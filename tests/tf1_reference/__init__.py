@@ -93,6 +93,15 @@ def run_json(python: Path, source: str, timeout: float = 300) -> Any:
     return json.loads(lines[-1])
 
 
+def run_listing(python: Path, script: str, timeout: float = 300) -> Any:
+    """Runs one of this folder's TF 1.15 listing scripts live (tf115_contrib_homes.py) and
+    returns the JSON document it printed."""
+    done = subprocess.run([str(python), str(HERE / script)], capture_output=True, text=True,
+                          cwd=HERE.parent.parent, timeout=timeout, env=environment())
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
 def run_both(python: Path, source: str, folder: Path, timeout: float = 300,
              args: tuple[str, ...] | list[str] = ()) -> tuple[Any, Any]:
     """The JSON the same TF1 source prints under TF 1.15 and under `tf1compat run`.

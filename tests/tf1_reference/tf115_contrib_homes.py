@@ -19,12 +19,12 @@ TensorFlow's and the qualname leads back to the same object. `digest` is the SHA
 `names` written canonically (sorted keys, no spaces).
 """
 
-import hashlib
 import importlib
 import inspect
 import json
 import os
-import sys
+
+import digested_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LISTING = os.path.join(ROOT, "tf1compat", "surface", "data", "tf115.json")
@@ -93,14 +93,10 @@ def main():
                 record["home"] = home
         if record:
             found[name[len("tf.contrib."):]] = record
-    canonical = json.dumps(found, sort_keys=True, separators=(",", ":"))
-    json.dump({"about": "TF 1.15's public tf.contrib names: the core tf.* name bound to the "
+    digested_json.write("names", found,
+                        "TF 1.15's public tf.contrib names: the core tf.* name bound to the "
                         "same object, and where it was defined (tests/tf1_reference/"
-                        "tf115_contrib_homes.py)",
-               "tensorflow": tf.__version__, "python": "%d.%d" % sys.version_info[:2],
-               "digest": "sha256:" + hashlib.sha256(canonical.encode()).hexdigest(),
-               "names": found}, sys.stdout, indent=0, sort_keys=True)
-    sys.stdout.write("\n")
+                        "tf115_contrib_homes.py)", indent=0)
 
 
 if __name__ == "__main__":

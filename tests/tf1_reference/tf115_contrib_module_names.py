@@ -15,11 +15,11 @@ module), each attribute that is a module of TensorFlow's (`tensorflow.python.*`,
 `namespaces` written canonically (sorted keys, no spaces).
 """
 
-import hashlib
 import json
 import os
-import sys
 import types
+
+import digested_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LISTING = os.path.join(ROOT, "tf1compat", "surface", "data", "tf115.json")
@@ -54,14 +54,10 @@ def main():
                 modules[attribute] = name
         if modules:
             found[namespace] = modules
-    canonical = json.dumps(found, sort_keys=True, separators=(",", ":"))
-    json.dump({"about": "TF 1.15's tf.contrib namespaces: their attributes that are TensorFlow "
+    digested_json.write("namespaces", found,
+                        "TF 1.15's tf.contrib namespaces: their attributes that are TensorFlow "
                         "modules, not public names (tests/tf1_reference/"
-                        "tf115_contrib_module_names.py)",
-               "tensorflow": tf.__version__, "python": "%d.%d" % sys.version_info[:2],
-               "digest": "sha256:" + hashlib.sha256(canonical.encode()).hexdigest(),
-               "namespaces": found}, sys.stdout, indent=1, sort_keys=True)
-    sys.stdout.write("\n")
+                        "tf115_contrib_module_names.py)", indent=1)
 
 
 if __name__ == "__main__":

@@ -18,11 +18,10 @@ tf1compat serves itself, or TensorFlow's upgrade table maps, keeps that service.
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 import os
 from typing import Any, Optional
 
+from tf1compat.contrib import digested
 from tf1compat.contrib.entries import Entry, Served, import_dotted
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf115_homes.json")
@@ -80,13 +79,7 @@ NOTES = {"alias": "the same object as TF 1.15's {record}",
 @functools.lru_cache(maxsize=1)
 def records() -> dict[str, dict[str, str]]:
     """'framework.py_func' -> {'alias': 'tf.py_func', 'home': 'tensorflow.python...:py_func'}."""
-    with open(DATA, encoding="utf-8") as handle:
-        data = json.load(handle)
-    canonical = json.dumps(data["names"], sort_keys=True, separators=(",", ":"))
-    if "sha256:" + hashlib.sha256(canonical.encode()).hexdigest() != data["digest"]:
-        raise ValueError(f"{DATA}: its digest does not match its data; regenerate it: "
-                         f"{REGENERATE}")
-    return data["names"]
+    return digested.load(DATA, "names", REGENERATE)
 
 
 def tf_slim_home(home: str) -> Optional[str]:

@@ -11,10 +11,10 @@ looked up there: a TensorFlow module is TF 2.21's module of that path seen throu
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 import os
 from typing import Any, Optional
+
+from tf1compat.contrib import digested
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf115_module_names.json")
 REGENERATE = ("python tests/tf1_reference/tf115_contrib_module_names.py > "
@@ -23,13 +23,7 @@ REGENERATE = ("python tests/tf1_reference/tf115_contrib_module_names.py > "
 
 @functools.lru_cache(maxsize=1)
 def table() -> dict[str, dict[str, str]]:
-    with open(DATA, encoding="utf-8") as handle:
-        data = json.load(handle)
-    canonical = json.dumps(data["namespaces"], sort_keys=True, separators=(",", ":"))
-    if "sha256:" + hashlib.sha256(canonical.encode()).hexdigest() != data["digest"]:
-        raise ValueError(f"{DATA}: its digest does not match its data; regenerate it: "
-                         f"{REGENERATE}")
-    return data["namespaces"]
+    return digested.load(DATA, "namespaces", REGENERATE)
 
 
 def module_of(name: str) -> Optional[str]:
