@@ -128,7 +128,8 @@ def test_ctrl_c_leaves_no_process_behind(tmp_path):
             read_until(process, r"\[worker:1\] child \d+", 60, lines)
         pids = list(task_pids(lines).values())
         pids += [int(l.split()[-1]) for l in lines if "] child " in l]
-        assert len(pids) == 4 and all(alive(pid) for pid in pids)
+        assert len(pids) == 4 and [pid for pid in pids if not alive(pid)] == [], \
+            ("a task or its child was gone before Ctrl-C:\n" + "\n".join(lines[-30:]))
         process.send_signal(signal.SIGINT)
         status = finish(process, 30, lines)
         assert status == 130

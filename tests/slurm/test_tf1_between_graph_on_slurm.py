@@ -47,8 +47,9 @@ def test_between_graph_training_on_slurm_gives_the_local_runs_numbers(slurm_clus
     local_lines, slurm_lines = [], []
     local = _run(start(*LAYOUT, *program), local_lines)
     env = launch_env(slurm_cluster)
-    on_slurm = _run(salloc_launch(slurm_cluster, 3, "--slurm", *LAYOUT, *program, env=env),
-                    slurm_lines)
+    # the README's form: the TF1 script itself, which --tf1-flags serves as `tf1compat run`
+    on_slurm = _run(salloc_launch(slurm_cluster, 3, "--slurm", *LAYOUT, "--run-args=--no-report",
+                                  script, env=env), slurm_lines)
     assert sorted(local) == sorted(on_slurm) == ["worker:0", "worker:1"], \
         "\n".join(slurm_lines[-40:])
     for side in (local, on_slurm):  # both workers read the same variables at the end
