@@ -148,12 +148,10 @@ def lookup(name: str) -> Optional[Entry]:
 def other_spelling(spelling: str) -> Any:
     """The contrib replacement TF 1.15 also gave as `spelling` (a `tf.` path such as
     'distribute.cluster_resolver.TPUClusterResolver', or a 'module:name' home), else None."""
-    from tf1compat.contrib.tables import SERVED_UNDER_EVERY_SPELLING
+    from tf1compat.contrib.tables import OTHER_SPELLINGS
 
-    for name, spellings in SERVED_UNDER_EVERY_SPELLING.items():
-        if spelling in spellings:
-            return resolve(name)
-    return None
+    name = OTHER_SPELLINGS.get(spelling)
+    return None if name is None else resolve(name)
 
 
 def hint(name: str) -> str:

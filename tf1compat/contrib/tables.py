@@ -143,6 +143,10 @@ SERVED_UNDER_EVERY_SPELLING: dict[str, tuple[str, ...]] = {
         "distribute.cluster_resolver.TPUClusterResolver",
         "tensorflow.python.distribute.cluster_resolver.tpu_cluster_resolver:TPUClusterResolver"),
 }
+# The same, by spelling: spelling -> the contrib name it stands for.
+OTHER_SPELLINGS: dict[str, str] = {spelling: name
+                                   for name, spellings in SERVED_UNDER_EVERY_SPELLING.items()
+                                   for spelling in spellings}
 
 # slim's data, training and evaluation stack and its nets, served by the tf_slim library
 # (contrib.slim's own code, kept on PyPI). name -> the tf_slim module.

@@ -69,10 +69,9 @@ class PrivateModule(types.ModuleType):
 def _holds_contrib_spelling(module: str) -> bool:
     """Whether TF 1.15's module `module`, or one below it, held a contrib replacement's object
     (TPUClusterResolver): then the module is a view, whose names the tree resolves."""
-    from tf1compat.contrib.tables import SERVED_UNDER_EVERY_SPELLING
+    from tf1compat.contrib.tables import OTHER_SPELLINGS
 
-    holders = {spelling.partition(":")[0] for spellings in SERVED_UNDER_EVERY_SPELLING.values()
-               for spelling in spellings if ":" in spelling}
+    holders = {spelling.partition(":")[0] for spelling in OTHER_SPELLINGS if ":" in spelling}
     return any(holder == module or holder.startswith(module + ".") for holder in holders)
 
 

@@ -358,8 +358,18 @@ def _tf115_calls() -> types.ModuleType:
     return _tf115_module
 
 
+_other_spellings: dict[str, str] = {}
+
+
 def _contrib_spelling(path: str) -> Any:
-    """The contrib replacement TF 1.15 also gave as `tf.<path>` (TPUClusterResolver), or None."""
+    """The contrib replacement TF 1.15 also gave as `tf.<path>` (TPUClusterResolver), or None.
+    On every `tf.X` read: one dict lookup, the registry only for a spelling it holds."""
+    if not _other_spellings:
+        from tf1compat.contrib.tables import OTHER_SPELLINGS
+
+        _other_spellings.update(OTHER_SPELLINGS)
+    if path not in _other_spellings:
+        return None
     from tf1compat.contrib import registry
 
     return registry.other_spelling(path)

@@ -17,16 +17,14 @@ import libcst.matchers as m
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
-from tf1compat.contrib.tables import SERVED_UNDER_EVERY_SPELLING
+from tf1compat.contrib.tables import OTHER_SPELLINGS
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
 
 # `tf.<path>` spelling -> the contrib name it stands for
-_BY_PATH = {spelling: name for name, spellings in SERVED_UNDER_EVERY_SPELLING.items()
-            for spelling in spellings if ":" not in spelling}
+_BY_PATH = {spelling: name for spelling, name in OTHER_SPELLINGS.items() if ":" not in spelling}
 # 'module:name' spelling (TensorFlow's own module) -> the contrib name
-_BY_HOME = {spelling: name for name, spellings in SERVED_UNDER_EVERY_SPELLING.items()
-            for spelling in spellings if ":" in spelling}
+_BY_HOME = {spelling: name for spelling, name in OTHER_SPELLINGS.items() if ":" in spelling}
 
 
 class ContribSpellingsRule(Rule):
