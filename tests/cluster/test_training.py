@@ -38,7 +38,7 @@ def test_a_worker_killed_mid_training_resumes_from_the_backup(tmp_path):
     results, backup, log = tmp_path / "results", tmp_path / "backup", tmp_path / "epochs.jsonl"
     lines = []
     process = start("--workers", "2", "--max-restarts", "1", "--grace", "3",
-                    "-m", "examples.distributed_tf2", "mwms", "--epochs", "4", "--pause", "1",
+                    "-m", "examples.distributed_tf2", "mwms", "--epochs", "4", "--pause", "2",
                     "--result-dir", str(results), "--backup-dir", str(backup),
                     "--epoch-log", str(log))
     try:
@@ -49,12 +49,19 @@ def test_a_worker_killed_mid_training_resumes_from_the_backup(tmp_path):
         assert status == 0, "\n".join(lines[-40:])
         assert any("restarting every task (attempt 2 of 2) after task worker:1 failed: "
                    "killed by SIGKILL" in line for line in lines)
-        logged = [json.loads(line) for line in log.read_text().splitlines()]
-        assert [(e["attempt"], e["epoch"]) for e in logged] == [(1, 0), (1, 1), (2, 2), (2, 3)]
+        logged = [(e["attempt"], e["epoch"]) for e in
+                  (json.loads(line) for line in log.read_text().splitlines())]
+        # The kill lands after epoch 1 at the earliest; on a loaded machine the relayed
+        # line can arrive an epoch late. Whatever epoch it was, the second attempt starts
+        # right after the last epoch the first one backed up, and loses nothing.
+        last_backed_up = max(epoch for attempt, epoch in logged if attempt == 1)
+        assert 1 <= last_backed_up < 3, logged
+        resumed = list(range(last_backed_up + 1, 4))
+        assert logged == [(1, e) for e in range(last_backed_up + 1)] + [(2, e) for e in resumed]
         chief = json.loads((results / "worker-0.json").read_text())
         other = json.loads((results / "worker-1.json").read_text())
-        assert chief["attempt"] == 2 and chief["restored_epoch"] == 2
-        assert chief["epochs_run"] == [2, 3] and other["epochs_run"] == [2, 3]
+        assert chief["attempt"] == 2 and chief["restored_epoch"] == last_backed_up + 1
+        assert chief["epochs_run"] == resumed and other["epochs_run"] == resumed
         assert [e["epoch"] for e in chief["epochs"]] == [0, 1, 2, 3]  # nothing saved was lost
         assert chief["weights_digests"] == other["weights_digests"]
         assert chief["final_accuracy"] > 0.85
