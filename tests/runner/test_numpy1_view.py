@@ -159,3 +159,25 @@ def test_scipy_misc_helpers_not_served_fail_at_the_call_saying_what_to_use(user)
             user("import scipy.ndimage\n")
         with pytest.raises(ModuleNotFoundError, match=r"'scipy'.*SciPy is not installed"):
             user("import scipy\nscipy.stats\n")
+
+
+def test_pillow_9_filter_names_resize_as_the_filters_pillow_10_kept(user, tmp_path):
+    from PIL import Image
+
+    rgb = (numpy.arange(8 * 6 * 3) * 7 % 256).astype(numpy.uint8).reshape(8, 6, 3)
+    ns = user(f"import numpy as np\nfrom PIL import Image\nimport PIL.Image as I\nimport PIL\n"
+              f"from PIL.Image import ANTIALIAS, LANCZOS\nfrom PIL import ImageDraw\n"
+              f"img = Image.open({_png(tmp_path, rgb, 'RGB')!r})\n"
+              f"small = np.array(img.resize((3, 4), Image.ANTIALIAS))\n"
+              f"names = (I.LINEAR, PIL.Image.CUBIC, ANTIALIAS, Image.NEAREST)\n")
+    with Image.open(_png(tmp_path, rgb, "RGB")) as img:
+        expected = numpy.array(img.resize((3, 4), Image.LANCZOS))
+    assert numpy.array_equal(ns["small"], expected)
+    assert ns["names"] == (Image.BILINEAR, Image.BICUBIC, Image.LANCZOS, Image.NEAREST)
+    assert ns["ImageDraw"].Draw is __import__("PIL.ImageDraw").ImageDraw.Draw
+    assert ns["I"].open is Image.open and ns["PIL"].Image is ns["Image"]
+    assert not hasattr(Image, "ANTIALIAS")  # libraries see Pillow as installed
+    used = numpy1.report()["names"]
+    assert used["PIL.Image.ANTIALIAS"] == 2 and used["PIL.Image.LINEAR"] == 1
+    with pytest.raises(AttributeError, match="NO_SUCH_FILTER"):
+        user("from PIL import Image\nImage.NO_SUCH_FILTER\n")

@@ -98,6 +98,13 @@ def test_homes_of_moved_kept_and_missing_names():
     assert "TF 1.15 gave it no public name" in gone.note
     never = homes.find(GRAPH_UTIL, "no_such_function", _public)
     assert never.status == "unsupported" and "neither TF 1.15's" in never.note
+    from tensorflow.python.util import nest
+
+    renamed = homes.find("tensorflow.python.util.nest", "is_sequence", _public)
+    assert (renamed.status, renamed.value) == ("mapped", nest.is_nested)
+    assert renamed.value([1, (2,)]) and not renamed.value("text")  # TF 1.15's answers
+    six_moves = homes.find("tensorflow.python.ops.variable_scope", "xrange", _public)
+    assert six_moves.value is range
 
 
 def test_submodules_are_tf115s():

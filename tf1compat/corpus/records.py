@@ -7,6 +7,7 @@ import hashlib
 import inspect
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Optional
@@ -49,7 +50,7 @@ def write_reference(program: Program, outcome: Outcome) -> Path:
     record = {"program": program.name, "digest": digest(program),
               "made_by": "tensorflow-cpu==1.15.0 (Python 3.7)",
               "returncode": outcome.returncode, "seconds": round(outcome.seconds, 1),
-              "stdout": outcome.stdout, "stderr": _tail(outcome.stderr)}
+              "stdout": outcome.stdout, "stderr": kept_stderr(program, outcome.stderr)}
     path = TF115 / f"{program.name}.json"
     _atomic_write(path, json.dumps(record, indent=1, sort_keys=True) + "\n")
     return path
@@ -81,8 +82,16 @@ def write_results(results: dict) -> None:
     _atomic_write(RESULTS, json.dumps(results, indent=1, sort_keys=True) + "\n")
 
 
-def _tail(text: str, lines: int = 60) -> str:
-    return "\n".join(text.splitlines()[-lines:])
+def kept_stderr(program: Program, text: str, tail: int = 60) -> str:
+    """What a record keeps of stderr: its last `tail` lines (what a failure shows) and, where
+    the program's numbers are read from both streams, every line they are read from, in order
+    (a record of the tail alone compared the run's first lines with TF 1.15's later ones)."""
+    lines = text.splitlines()
+    kept = set(range(max(0, len(lines) - tail), len(lines)))
+    if program.compare != "stdout":
+        pattern = re.compile(program.compare)
+        kept.update(index for index, line in enumerate(lines) if pattern.search(line))
+    return "\n".join(lines[index] for index in sorted(kept))
 
 
 def _atomic_write(path: Path, text: str) -> None:

@@ -38,6 +38,7 @@ from tf1compat.migrate.rules.private_imports import PrivateImportsRule
 from tf1compat.migrate.rules.private_paths import PrivatePathsRule
 from tf1compat.migrate.rules.queue_chain import QueueChainRule
 from tf1compat.migrate.rules.contrib_spellings import ContribSpellingsRule
+from tf1compat.migrate.rules.pillow import PillowRule
 from tf1compat.migrate.rules.scipy_misc import ScipyMiscRule
 from tf1compat.migrate.rules.session_options import SessionOptionsRule
 from tf1compat.migrate.rules.tf0_names import Tf0NamesRule
@@ -59,9 +60,9 @@ PRE_RULES = (NamespaceImportsRule, Tf0NamesRule, Tf115PositionsRule, V1FallbackR
 # the imports that left unused go last (the other rules' lines are the script's).
 RULES = (PrivatePathsRule, ContribSpellingsRule, Keras2Rule, SessionOptionsRule, EstimatorRule, LegacyLayersRule,
          V1NamesakesRule, QueueChainRule, ApiNotesRule, GraphModeRule, NumPy1PrintingRule,
-         NumPy1Rule, ScipyMiscRule, PrivateImportsRule)
+         NumPy1Rule, ScipyMiscRule, PillowRule, PrivateImportsRule)
 # The rules of the libraries beside TensorFlow, for `--to tf2` output too.
-LIBRARY_RULES = (NumPy1Rule, ScipyMiscRule)
+LIBRARY_RULES = (NumPy1Rule, ScipyMiscRule, PillowRule)
 _SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "site-packages", "node_modules"}
 
 

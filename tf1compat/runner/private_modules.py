@@ -20,6 +20,7 @@ from typing import Any, Callable, Optional
 
 from tf1compat.runner.private_paths import homes, table
 from tf1compat.runner import served, tf115_signatures
+from tf1compat.runner.namespace_dict import module_dict
 from tf1compat.shared.errors import Tf1CompatError
 
 
@@ -267,7 +268,8 @@ def estimator_module(name: str) -> types.ModuleType:
 
 def tree_of(root: Any, usage: Any) -> PrivateTree:
     """The run's views, kept on its TF1 module (one set per TF1 module)."""
-    tree = root.__dict__.get("_tf1_private")
+    own = module_dict(root)  # its own dict: `root.__dict__` serves TF1 names (and counts them)
+    tree = own.get("_tf1_private")
     if tree is None:
-        tree = root.__dict__["_tf1_private"] = PrivateTree(root, usage)
+        tree = own["_tf1_private"] = PrivateTree(root, usage)
     return tree

@@ -152,7 +152,7 @@ def _numpy_lines(report: Mapping[str, Any]) -> list[str]:
     if not served:
         return []
     names = served["names"]
-    shown = ", ".join(f"{name if name.startswith('scipy.') else 'np.' + name} x{count}"
+    shown = ", ".join(f"{name if name.startswith(('scipy.', 'PIL.')) else 'np.' + name} x{count}"
                       for name, count in names.items())
     lines = [f"  NumPy 1 for the script (--numpy 1, on NumPy {served['numpy']}): "
              f"{len(names)} removed names used{': ' + shown if shown else ''}"]

@@ -40,6 +40,7 @@ class ServedHooks:
             remaps=dict(self.device_hook.remaps) if self.device_hook else {},
             usage=usage, is_user_file=self.import_hook.is_user_file)
         data["roots"] = self.roots.to_dict()
+        data["roots"]["user"] += self.import_hook.tf1_libraries.roots()
         if cause is not None:
             data["cause"] = cause
         from tf1compat.runner import keras2, numpy1

@@ -30,6 +30,7 @@ from tf1compat.layers import LEGACY_KERAS_HINT
 from tf1compat.census import counts
 from tf1compat.runner.namespace_dict import NamespaceDict, module_dict as _module_dict
 from tf1compat.runner import private_modules, served, tf0_calls, tf115_signatures, user_modules
+from tf1compat.runner.tf1_libraries import Tf1Libraries
 
 
 class LegacyKerasMissingError(Tf1CompatError, AttributeError):
@@ -247,6 +248,7 @@ class ImportHook:
                               if root in own or not any(user.startswith(root) and user != root
                                                         for user in self.user_roots)]
         self.library_roots += [os.path.realpath(root) + os.sep for root in library_roots]
+        self.tf1_libraries = Tf1Libraries(kept=[*library_roots, *own])
         self.original = builtins.__import__
         self._verdicts: dict[str, bool] = {}
         # Code with no file of its own that is the user's too: a notebook's cells
@@ -275,10 +277,13 @@ class ImportHook:
             path = os.path.realpath(filename)
             library = any(path.startswith(root) for root in self.library_roots)
             user = any(path.startswith(root) for root in self.user_roots)
-            self._verdicts[filename] = user and not library
+            self._verdicts[filename] = (user and not library) or self.tf1_libraries.holds(path)
         return self._verdicts[filename]
 
     def __call__(self, name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and globals is not None and name.partition(".")[0] == "tensorflow" \
+                and self.tf1_libraries.take_importer(globals.get("__file__")):
+            self._verdicts.clear()  # a library found to be TF1 code: its files are user code now
         top = name.split(".")[1] if level == 0 and name.startswith("tensorflow.") else None
         if top is not None and (top in _SERVED_TOPS or top in _NAMESPACE_TOPS
                                 or top == "python") and \

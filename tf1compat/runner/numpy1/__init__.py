@@ -4,7 +4,8 @@ TF1 scripts ran on NumPy <= 1.19; NumPy 2 removed names they use (`np.float`, `n
 `np.NaN`), raises on ragged `np.array([[1, 2], [3]])` and prints scalars as `np.int64(15)`.
 `install` registers, with `user_modules`, importers that give user code views of numpy
 (`view`: the names back, ragged arrays as NumPy 1.18 made them) and scipy (`scipy_view`:
-`scipy.misc.imread` / `imresize` / `imsave` and friends on Pillow); libraries import the real
+`scipy.misc.imread` / `imresize` / `imsave` and friends on Pillow) and PIL (`pillow_view`:
+`Image.ANTIALIAS` and the other filter names Pillow 10 removed); libraries import the real
 modules. It also makes scalars print as NumPy 1 printed them, with NumPy's own
 `np.set_printoptions(legacy="1.25")`, for the main thread and threads started later: that one
 is process-wide, libraries print so too.
@@ -44,7 +45,7 @@ def install() -> dict[str, Any]:
     global _installed, usage
     import numpy
 
-    from tf1compat.runner.numpy1 import scipy_view
+    from tf1compat.runner.numpy1 import pillow_view, scipy_view
     from tf1compat.runner.numpy1.view import NumPy1Module, Usage
 
     usage = Usage()
@@ -52,6 +53,8 @@ def install() -> dict[str, Any]:
     user_modules.register("numpy", numpy_importer(view))
     user_modules.register("scipy", scipy_view.importer(
         scipy_view.SciPyModule(scipy_view.MiscModule(usage.names))))
+    user_modules.register("PIL", pillow_view.importer(
+        pillow_view.PILModule(pillow_view.ImageModule(usage.names))))
     numpy.set_printoptions(legacy=PRINT_LEGACY)
     _installed = {"numpy": numpy.__version__, "print_legacy": PRINT_LEGACY,
                   "threads_print_alike": _thread_default(PRINT_LEGACY)}
@@ -83,6 +86,7 @@ def uninstall() -> None:
 
     user_modules.unregister("numpy")
     user_modules.unregister("scipy")
+    user_modules.unregister("PIL")
     if _installed is not None:
         numpy.set_printoptions(legacy=False)
         if _installed["threads_print_alike"]:

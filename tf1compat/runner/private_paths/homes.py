@@ -27,6 +27,18 @@ from tf1compat.shared.errors import Tf1CompatError
 V1 = "tf.compat.v1."
 MISSING = object()
 
+# The few names TF 2 renamed in place, the same function under a new name; nothing in
+# TF 1.15's listing or TF 2.21 ties the two together, so they are declared here.
+# (module, TF 1.15 name) -> TF 2.21 name in the same module.
+RENAMED_IN_TF2 = {
+    # TF 1.15's C++ IsSequence, exported to Python as nest.is_sequence; TF 2 calls it
+    # is_nested (TF 1.15's tf.nest had neither)
+    ("tensorflow.python.util.nest", "is_sequence"): "is_nested",
+    # six.moves.xrange, which these modules imported at their top
+    ("tensorflow.python.ops.variable_scope", "xrange"): "range",
+    ("tensorflow.python.compiler.xla.xla", "xrange"): "range",
+}
+
 
 @dataclasses.dataclass(frozen=True)
 class Home:
@@ -134,6 +146,9 @@ def find(module: str, name: str, walk: Callable[[str], Any]) -> Home:
         return Home("mapped", V1 + v1, f"{why}; TF 1.15's is tf.compat.v1.{v1}", value)
     if real is not MISSING and kind_of(real) == entry.kind:
         return Home("native", f"{module}.{name}", "TF 1.15 gave it no public name", real)
+    renamed = _renamed(module, name)
+    if renamed is not None:
+        return renamed
     home = entry.defined_in
     if home and home != module:
         value = getattr(import_quietly(home), name, MISSING)
@@ -141,6 +156,18 @@ def find(module: str, name: str, walk: Callable[[str], Any]) -> Home:
             return Home("mapped", f"{home}.{name}", f"TF 1.15 gave it no public name; TF 2.21 "
                                                     f"has it in {home}, not in {module}", value)
     return Home("unsupported", "", instead(entry, real))
+
+
+def _renamed(module: str, name: str) -> Optional[Home]:
+    new_name = RENAMED_IN_TF2.get((module, name))
+    if new_name is None:
+        return None
+    home = "builtins" if new_name == "range" else module
+    value = getattr(import_quietly(home), new_name, MISSING)
+    if value is MISSING:
+        return None
+    return Home("mapped", f"{home}.{new_name}", f"TF 2 renamed {module}.{name} to {new_name}",
+                value)
 
 
 def instead(entry: table.Tf1Name, real: Any = MISSING) -> str:

@@ -1,0 +1,69 @@
+"""The `PIL` user code gets under `run --numpy 1`: the resampling names Pillow 10 removed, served.
+
+TF1 programs resized images with `img.resize(size, Image.ANTIALIAS)`: Pillow 10 removed
+`Image.ANTIALIAS`, `Image.LINEAR` and `Image.CUBIC`, which were the very filters still named
+`Image.LANCZOS`, `Image.BILINEAR` and `Image.BICUBIC` (the same integers since Pillow 2.7),
+so reading them back gives the same resize. User code's `from PIL import Image`,
+`import PIL.Image` and `from PIL.Image import ANTIALIAS` reach `ImageModule`; every other name,
+and every other PIL module, is the installed Pillow's. Where Pillow is not installed, the
+import fails as it would without `run`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import types
+from typing import Any, Callable, Sequence
+
+# Pillow 9's name -> the name of the same filter that Pillow 10 kept.
+REMOVED_IN_PILLOW_10 = {"ANTIALIAS": "LANCZOS", "LINEAR": "BILINEAR", "CUBIC": "BICUBIC"}
+
+
+class ImageModule(types.ModuleType):
+    """`PIL.Image` for user code: the installed module's names, then Pillow 9's removed ones."""
+
+    def __init__(self, used):
+        super().__init__("PIL.Image")
+        self.__dict__["_np1_used"] = used
+
+    def __getattr__(self, name: str) -> Any:
+        real = importlib.import_module("PIL.Image")
+        try:
+            return getattr(real, name)
+        except AttributeError:
+            if name not in REMOVED_IN_PILLOW_10:
+                raise
+        self._np1_used[f"PIL.Image.{name}"] += 1
+        return getattr(real, REMOVED_IN_PILLOW_10[name])
+
+    def __dir__(self) -> list[str]:
+        return sorted({*dir(importlib.import_module("PIL.Image")), *REMOVED_IN_PILLOW_10})
+
+
+class PILModule(types.ModuleType):
+    """`PIL` for user code: its `Image` is `ImageModule`, the rest the installed Pillow's."""
+
+    def __init__(self, image: ImageModule):
+        super().__init__("PIL")
+        self.__dict__["Image"] = image
+
+    def __getattr__(self, name: str) -> Any:
+        real = importlib.import_module("PIL")
+        try:
+            return getattr(real, name)
+        except AttributeError:
+            if name.startswith("__"):
+                raise
+            return importlib.import_module(f"PIL.{name}")  # `import PIL.ImageDraw` read later
+
+
+def importer(view: PILModule) -> Callable[[str, Sequence[str], Callable[[], Any]], Any]:
+    """The user_modules importer for `PIL`."""
+
+    def answer(name: str, fromlist: Sequence[str], original: Callable[[], Any]) -> Any:
+        module = original()  # Pillow's own import, so a missing Pillow fails as it always did
+        if name == "PIL.Image" and fromlist:
+            return view.Image
+        return view if name == "PIL" or not fromlist else module
+
+    return answer
