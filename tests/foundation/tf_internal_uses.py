@@ -26,6 +26,8 @@ PRIVATE_ROOTS = frozenset(f"tensorflow.{top}" for top in (
 TF115_ONLY_PATHS = {
     "tensorflow.python.estimator": "TF 1.15's re-export of tensorflow-estimator, served from "
                                    "that library (tf1compat.runner.private_modules)",
+    "tensorflow.python.distribute.all_reduce": "TF 1.15's graph-built all-reduce, served by "
+                                               "tf1compat.contrib.graph_all_reduce",
 }
 DOTTED = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)+$")
 

@@ -266,3 +266,23 @@ def test_tf115s_estimator_modules_become_tf1compat_tf1_module():
     changed = messages(findings, Kind.CHANGED)
     assert any("TF 1.15's tensorflow.python.estimator was tensorflow-estimator" in m
                for m in changed), changed
+
+
+def test_tf115s_all_reduce_module_becomes_tf1compat_tf1_module():
+    code, findings = migrated("""\
+        import tensorflow as tf
+        from tensorflow.python.distribute import all_reduce
+        import tensorflow.python.distribute.all_reduce as ar
+        out = all_reduce.build_shuffle_all_reduce
+        """)
+    assert "all_reduce = tf1compat.tf1_module('tensorflow.python.distribute.all_reduce')" in code
+    assert "ar = tf1compat.tf1_module('tensorflow.python.distribute.all_reduce')" in code
+    namespace = {}
+    exec(compile(code.replace("tf.compat.v1.disable_v2_behavior()\n", ""), "x.py", "exec"),
+         namespace)  # noqa: S102
+    from tf1compat.contrib import graph_all_reduce
+
+    assert namespace["out"] is graph_all_reduce.build_shuffle_all_reduce
+    assert namespace["ar"] is graph_all_reduce
+    assert any("TF 1.15's module is not in TF 2.21" in m
+               for m in messages(findings, Kind.CHANGED))

@@ -103,8 +103,6 @@ def test_homes_of_moved_kept_and_missing_names():
     renamed = homes.find("tensorflow.python.util.nest", "is_sequence", _public)
     assert (renamed.status, renamed.value) == ("mapped", nest.is_nested)
     assert renamed.value([1, (2,)]) and not renamed.value("text")  # TF 1.15's answers
-    six_moves = homes.find("tensorflow.python.ops.variable_scope", "xrange", _public)
-    assert six_moves.value is range
 
 
 def test_submodules_are_tf115s():

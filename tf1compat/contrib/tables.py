@@ -132,6 +132,13 @@ REPLACED_AT: dict[str, str] = {
        for name in ("VocabularyProcessor", "ByteProcessor", "tokenizer")},
     "learn.preprocessing.CategoricalVocabulary":
         "tf1compat.contrib.categorical_vocabulary.CategoricalVocabulary",
+    # TF 1.15's tensorflow.python.distribute.all_reduce, which contrib re-exported at
+    # all_reduce.python.all_reduce (tf_cnn_benchmarks imports it there); tf1compat's own
+    **{f"all_reduce.{name}": f"tf1compat.contrib.graph_all_reduce.{name}"
+       for name in ("build_ring_all_reduce", "build_recursive_hd_all_reduce",
+                    "build_shuffle_all_reduce", "build_nccl_all_reduce", "build_nccl_then_ring",
+                    "build_nccl_then_recursive_hd", "build_nccl_then_shuffle",
+                    "build_shuffle_then_ring", "build_shuffle_then_shuffle")},
 }
 
 # Replacements of contrib objects that TF 1.15 also gave under core spellings (the same
@@ -191,6 +198,11 @@ MODULE_HOMES: dict[str, str] = {
     # the module files of contrib.learn.preprocessing, as deep paths import them
     "learn.preprocessing.text": "tf1compat.contrib.vocabulary_processor",
     "learn.preprocessing.categorical_vocabulary": "tf1compat.contrib.categorical_vocabulary",
+}
+# TensorFlow's own modules TF 1.15 had, TF 2.21 has not, and tf1compat serves whole: the
+# module path -> tf1compat's module (its contrib spelling is in REPLACED_AT).
+PRIVATE_MODULE_HOMES: dict[str, str] = {
+    "tensorflow.python.distribute.all_reduce": "tf1compat.contrib.graph_all_reduce",
 }
 MODULE_HOME_NOTE = ("contrib.learn's MNIST reader, the one tensorflow.examples.tutorials.mnist."
                      "input_data re-exported; local files only, it never downloads")

@@ -40,6 +40,8 @@ from tf1compat.migrate.rules.queue_chain import QueueChainRule
 from tf1compat.migrate.rules.contrib_spellings import ContribSpellingsRule
 from tf1compat.migrate.rules.pillow import PillowRule
 from tf1compat.migrate.rules.scipy_misc import ScipyMiscRule
+from tf1compat.migrate.rules.test_main import TestMainRule
+from tf1compat.migrate.rules.tf1_libraries import Tf1LibrariesRule
 from tf1compat.migrate.rules.session_options import SessionOptionsRule
 from tf1compat.migrate.rules.tf0_names import Tf0NamesRule
 from tf1compat.migrate.rules.tf115_positions import Tf115PositionsRule
@@ -59,10 +61,10 @@ PRE_RULES = (NamespaceImportsRule, Tf0NamesRule, Tf115PositionsRule, V1FallbackR
 # from TensorFlow's own modules become public ones first (the later rules read those), and
 # the imports that left unused go last (the other rules' lines are the script's).
 RULES = (PrivatePathsRule, ContribSpellingsRule, Keras2Rule, SessionOptionsRule, EstimatorRule, LegacyLayersRule,
-         V1NamesakesRule, QueueChainRule, ApiNotesRule, GraphModeRule, NumPy1PrintingRule,
-         NumPy1Rule, ScipyMiscRule, PillowRule, PrivateImportsRule)
+         V1NamesakesRule, QueueChainRule, ApiNotesRule, TestMainRule, GraphModeRule, NumPy1PrintingRule,
+         NumPy1Rule, ScipyMiscRule, PillowRule, Tf1LibrariesRule, PrivateImportsRule)
 # The rules of the libraries beside TensorFlow, for `--to tf2` output too.
-LIBRARY_RULES = (NumPy1Rule, ScipyMiscRule, PillowRule)
+LIBRARY_RULES = (NumPy1Rule, ScipyMiscRule, PillowRule, Tf1LibrariesRule)
 _SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "site-packages", "node_modules"}
 
 

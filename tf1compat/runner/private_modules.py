@@ -15,6 +15,7 @@ changes for TensorFlow or any library.
 from __future__ import annotations
 
 import functools
+import importlib
 import types
 from typing import Any, Callable, Optional
 
@@ -76,6 +77,16 @@ def _holds_contrib_spelling(module: str) -> bool:
     return any(holder == module or holder.startswith(module + ".") for holder in holders)
 
 
+def contrib_module(name: str) -> Optional[types.ModuleType]:
+    """tf1compat's module for TF 1.15's module `name` where TF 2.21 has none and tf1compat
+    serves it whole (`tensorflow.python.distribute.all_reduce`, contrib's all_reduce), else
+    None."""
+    from tf1compat.contrib.tables import PRIVATE_MODULE_HOMES
+
+    home = PRIVATE_MODULE_HOMES.get(name)
+    return None if home is None else importlib.import_module(home)
+
+
 class PrivateTree:
     """The views of one run: modules by name, and each name's resolution, found once."""
 
@@ -91,6 +102,9 @@ class PrivateTree:
         `tensorflow.python.estimator` modules are tensorflow-estimator's (`estimator_module`)."""
         if is_estimator_module(name):
             return estimator_module(name)
+        served = contrib_module(name)
+        if served is not None:
+            return served
         if name not in self._modules:
             real = homes.import_quietly(name)
             self._modules[name] = PrivateModule(name, real, self) \
@@ -165,8 +179,8 @@ class PrivateTree:
         a plain import gives the TF1 `tensorflow` (its parts are read as attributes,
         through the views) and a `from` import the module's view.
         """
-        if is_estimator_module(name):
-            module = estimator_module(name)
+        if is_estimator_module(name) or contrib_module(name) is not None:
+            module = self.module(name)
             return module if fromlist else self.root
         try:
             real_import()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import site
+import sys
 import sysconfig
 from typing import Iterable
 
@@ -43,6 +44,22 @@ def installed_roots() -> list[str]:
     if user_site:
         paths.add(user_site)
     return sorted(os.path.realpath(path) for path in paths if path)
+
+
+def own_roots() -> set[str]:
+    """tf1compat's and modern's folders, each with a trailing separator."""
+    package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return {os.path.realpath(root) + os.sep
+            for root in (package_dir, os.path.join(os.path.dirname(package_dir), "modern"))}
+
+
+def library_roots_of_this_python() -> list[str]:
+    """Folders whose modules are libraries (they keep the real tensorflow), each with a trailing
+    separator: the standard library, every site-packages (the user's too), the interpreter's
+    prefixes, and tf1compat itself, with its TF2 side."""
+    roots = set(installed_roots()) | {sys.prefix, sys.base_prefix, sys.exec_prefix}
+    found = {os.path.realpath(root) + os.sep for root in roots if root}
+    return sorted(found | own_roots())
 
 
 def _inside(path: str, roots: Iterable[str]) -> bool:
@@ -121,4 +138,5 @@ def current(script_dir: str, user_roots: Iterable[str] = (),
                    library_roots)
 
 
-__all__ = ["Root", "Roots", "current", "installed_roots", "resolve"]
+__all__ = ["Root", "Roots", "current", "installed_roots", "library_roots_of_this_python",
+           "own_roots", "resolve"]

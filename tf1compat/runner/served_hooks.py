@@ -108,6 +108,8 @@ def install(spec: RunSpec, code_dir: str, legacy_keras: Optional[str],
                    keras2.gpu_names(views) if views is not None else None)
     if internals_check.is_on(off, tf_internals.NODE_ERROR_MESSAGE):
         hooks.hide_runner_frames()
+    if internals_check.is_on(off, tf_internals.BENCHMARKS_MAIN):
+        hooks.tf115_benchmark_flag()
     from tf1compat.runner import report  # noqa: F401 - loaded now, not by a signal mid-import
 
     return ServedHooks(spec, legacy_keras, session_hook, device_hook, import_hook, run_roots)

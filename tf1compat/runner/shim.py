@@ -21,7 +21,6 @@ import builtins
 import collections
 import dataclasses
 import os
-import sys
 import types
 from typing import Any, Callable, Iterable, Optional
 
@@ -30,6 +29,7 @@ from tf1compat.layers import LEGACY_KERAS_HINT
 from tf1compat.census import counts
 from tf1compat.runner.namespace_dict import NamespaceDict, module_dict as _module_dict
 from tf1compat.runner import private_modules, served, tf0_calls, tf115_signatures, user_modules
+from tf1compat.runner.roots import library_roots_of_this_python, own_roots
 from tf1compat.runner.tf1_libraries import Tf1Libraries
 
 
@@ -216,23 +216,6 @@ _NAMESPACE_TOPS = served.TF1_NAMESPACES - _SERVED_TOPS
 _REMOVED: dict[str, str] = {}  # tf.estimator, the last one, is served by tf1compat.estimator
 
 
-def _own_roots() -> set[str]:
-    """tf1compat's and modern's folders."""
-    package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return {os.path.realpath(root) + os.sep
-            for root in (package_dir, os.path.join(os.path.dirname(package_dir), "modern"))}
-
-
-def _library_roots() -> list[str]:
-    """Folders whose modules are libraries: they keep the real tensorflow."""
-    from tf1compat.runner.roots import installed_roots
-
-    roots = set(installed_roots())  # the standard library and every site-packages, user's too
-    roots |= {sys.prefix, sys.base_prefix, sys.exec_prefix}
-    found = {os.path.realpath(root) + os.sep for root in roots if root}
-    return sorted(found | _own_roots())  # and tf1compat itself, with its TF2 side
-
-
 class ImportHook:
     """Wraps `builtins.__import__` so user code importing tensorflow gets TF1."""
 
@@ -243,8 +226,8 @@ class ImportHook:
         # A user root inside a library root makes that root user code (a script folder in
         # site-packages), but never tf1compat's own packages: `launch` puts a folder of its
         # own (launch/task_site) on each task's PYTHONPATH.
-        own = _own_roots()
-        self.library_roots = [root for root in _library_roots()
+        own = own_roots()
+        self.library_roots = [root for root in library_roots_of_this_python()
                               if root in own or not any(user.startswith(root) and user != root
                                                         for user in self.user_roots)]
         self.library_roots += [os.path.realpath(root) + os.sep for root in library_roots]

@@ -191,3 +191,24 @@ def hide_runner_frames() -> None:
         return _build_node_error_message
 
     tf_internals.patch(tf_internals.NODE_ERROR_MESSAGE, wrap)
+
+
+# TF 1.15's benchmarks_main took `--benchmarks=REGEX`; TF 2's takes `--benchmark_filter=REGEX`
+# and leaves the old spelling to the flag parser, which refuses it.
+TF115_BENCHMARK_FLAGS = ("--benchmarks=", "-benchmarks=")
+
+
+def tf115_benchmark_flag() -> None:
+    """`tf.test.main()` and friends choose benchmarks by TF 1.15's `--benchmarks=REGEX`."""
+
+    def wrap(original):
+        def benchmarks_main(true_main, argv=None):
+            args = sys.argv if argv is None else argv
+            for index, arg in enumerate(args):
+                if arg.startswith(TF115_BENCHMARK_FLAGS):
+                    args[index] = "--benchmark_filter=" + arg.partition("=")[2]
+                    break  # TF 1.15 read the first one only
+            return original(true_main, argv=argv)
+        return benchmarks_main
+
+    tf_internals.patch(tf_internals.BENCHMARKS_MAIN, wrap)

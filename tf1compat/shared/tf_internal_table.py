@@ -96,6 +96,26 @@ NODE_ERROR_MESSAGE = TfInternal(
     feature="op stacks without the runner's frames", at_run_start=True,
     without="op stacks in TF errors also show tf1compat's and runpy's frames")
 
+NEST_IS_NESTED = TfInternal(
+    "tensorflow.python.util.nest", ("is_nested",),
+    used_for="served for TF 1.15's tensorflow.python.util.nest.is_sequence, its old name "
+             "(tf1compat.runner.private_paths.homes.RENAMED_IN_TF2)",
+    feature="TF 1.15's private names renamed in TF 2",
+    without="tensorflow.python.util.nest.is_sequence is unsupported, with what to use instead")
+
+NCCL_ALL_SUM = TfInternal(
+    "tensorflow.python.ops.nccl_ops", ("all_sum",),
+    used_for="NCCL's all-sum for contrib.all_reduce's build_nccl_* (TF 1.15 built them on it)",
+    feature="tf.contrib.all_reduce's NCCL forms",
+    without="build_nccl_* raise an error naming the missing name; the other forms work")
+
+BENCHMARKS_MAIN = TfInternal(
+    "tensorflow.python.platform.benchmark", ("benchmarks_main",),
+    used_for="wrapped to read TF 1.15's --benchmarks=REGEX (TF 2 renamed it --benchmark_filter) "
+             "wherever tf.test.main and googletest.main reach it",
+    feature="a TF1 test file's benchmarks chosen by --benchmarks=", at_run_start=True,
+    without="--benchmarks= is refused as an unknown flag, as on TF 2.21")
+
 DEPRECATION_SILENCE = TfInternal(
     "tensorflow.python.util.deprecation", ("silence",),
     used_for="silences TF's deprecation notices for tf1compat's own calls (disable_v2_behavior, "

@@ -120,27 +120,40 @@ class PrivatePathsRule(Rule):
         """`from tensorflow.python.estimator.model_fn import ModeKeys`: TF 1.15's module there
         was tensorflow-estimator's, which TF 2.21 lacks; each name becomes
         `tf1compat.tf1_module("tensorflow.python.estimator.model_fn").ModeKeys`, as `run`
-        serves it (tf1compat.estimator's own classes where it has them)."""
-        from tf1compat.runner.private_modules import is_estimator_module
+        serves it (tf1compat.estimator's own classes where it has them). The same for the
+        modules tf1compat serves whole (`from tensorflow.python.distribute import
+        all_reduce`)."""
+        from tf1compat.runner.private_modules import contrib_module, is_estimator_module
+
+        def served_whole(name: str) -> bool:
+            return is_estimator_module(name) or contrib_module(name) is not None
 
         if isinstance(imp, cst.ImportFrom):
             module = from_module(imp)
-            if not is_estimator_module(module) or isinstance(imp.names, cst.ImportStar):
+            if isinstance(imp.names, cst.ImportStar) or not module:
                 return False
-            codes = {bound_name(alias): f"tf1compat.tf1_module({module!r}).{alias.name.value}"
-                     for alias in imp.names}
+            if served_whole(module):
+                codes = {bound_name(alias): f"tf1compat.tf1_module({module!r}).{alias.name.value}"
+                         for alias in imp.names}
+            elif all(served_whole(f"{module}.{alias.name.value}") for alias in imp.names):
+                codes = {bound_name(alias): f"tf1compat.tf1_module("
+                                            f"{module + '.' + alias.name.value!r})"
+                         for alias in imp.names}
+            else:
+                return False
         else:
             names = [dotted(alias.name) or "" for alias in imp.names]
-            if not all(is_estimator_module(name) for name in names) or \
+            if not all(served_whole(name) for name in names) or \
                     not all(alias.asname for alias in imp.names):
                 return False
             codes = {bound_name(alias): f"tf1compat.tf1_module({name!r})"
                      for alias, name in zip(imp.names, names)}
         AddImportsVisitor.add_needed_import(self.context, "tf1compat")
         self.rebound.setdefault(imp, {}).update(codes)
-        self._report(f"estimator:{id(imp)}", imp, Kind.CHANGED,
-                     "TF 1.15's tensorflow.python.estimator was tensorflow-estimator, which TF "
-                     "2.21 does not have there: " + ", ".join(
+        why = ("TF 1.15's tensorflow.python.estimator was tensorflow-estimator, which TF 2.21 "
+               "does not have there" if "tensorflow.python.estimator" in str(codes) else
+               "TF 1.15's module is not in TF 2.21")
+        self._report(f"estimator:{id(imp)}", imp, Kind.CHANGED, why + ": " + ", ".join(
                          f"{bound} = {code}" for bound, code in codes.items())
                      + " (tf1compat serves it, as `run` does)")
         return True

@@ -33,10 +33,8 @@ MISSING = object()
 RENAMED_IN_TF2 = {
     # TF 1.15's C++ IsSequence, exported to Python as nest.is_sequence; TF 2 calls it
     # is_nested (TF 1.15's tf.nest had neither)
+    # (declared: tf_internals.NEST_IS_NESTED)
     ("tensorflow.python.util.nest", "is_sequence"): "is_nested",
-    # six.moves.xrange, which these modules imported at their top
-    ("tensorflow.python.ops.variable_scope", "xrange"): "range",
-    ("tensorflow.python.compiler.xla.xla", "xrange"): "range",
 }
 
 
@@ -162,11 +160,10 @@ def _renamed(module: str, name: str) -> Optional[Home]:
     new_name = RENAMED_IN_TF2.get((module, name))
     if new_name is None:
         return None
-    home = "builtins" if new_name == "range" else module
-    value = getattr(import_quietly(home), new_name, MISSING)
+    value = getattr(import_quietly(module), new_name, MISSING)
     if value is MISSING:
         return None
-    return Home("mapped", f"{home}.{new_name}", f"TF 2 renamed {module}.{name} to {new_name}",
+    return Home("mapped", f"{module}.{new_name}", f"TF 2 renamed {module}.{name} to {new_name}",
                 value)
 
 
