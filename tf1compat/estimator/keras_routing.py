@@ -5,17 +5,23 @@ estimators subclass `tf.keras.Model`, build `tf.compat.v1.layers.Dense` and
 `tf.compat.v1.keras.layers.DenseFeatures`, and use `tf.keras.optimizers.legacy`.
 On TF 2.21 `tf.keras` is Keras 3, which has none of these. Keras 2 lives on as
 tf_keras, so each library module gets a view of `tensorflow` whose Keras
-names are tf_keras's and whose every other name is TensorFlow's own. Nothing
-global changes: the user's `tf.keras` stays whatever it was.
+names are tf_keras's and whose every other name is TensorFlow's own: the
+library's modules load with builtins of their own whose `__import__` gives the
+view (a finder on `sys.meta_path` that answers for the library alone). Nothing
+else changes: the user's `tf.keras` stays whatever it was, and `builtins` is
+never touched.
 """
 
 from __future__ import annotations
 
 import builtins
-import contextlib
 import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import threading
 import types
-from typing import Any, Iterator
+from typing import Any
 
 LIBRARY = "tensorflow_estimator"
 
@@ -62,20 +68,60 @@ def tensorflow_view() -> types.ModuleType:
     return _View(tf, {"keras": keras2, "compat": compat})
 
 
-@contextlib.contextmanager
-def library_imports_see(view: types.ModuleType) -> Iterator[None]:
-    """While the library is imported, its `import tensorflow as tf` gives `view`."""
-    original = builtins.__import__
+def _routed_builtins(view: types.ModuleType) -> dict[str, Any]:
+    """The builtins of the library's modules: `import tensorflow [as tf]` gives `view`; every
+    other import is whatever `builtins.__import__` is when it runs (a hook installed later
+    included)."""
 
     def routed(name, globals=None, locals=None, fromlist=(), level=0):
-        module = original(name, globals, locals, fromlist, level)
-        if name == "tensorflow" and level == 0 and not fromlist and globals is not None \
-                and str(globals.get("__name__", "")).startswith(LIBRARY):
+        module = builtins.__import__(name, globals, locals, fromlist, level)
+        if name == "tensorflow" and level == 0 and not fromlist:
             return view
         return module
 
-    builtins.__import__ = routed
-    try:
-        yield
-    finally:
-        builtins.__import__ = original
+    return dict(vars(builtins), __import__=routed)
+
+
+class _RoutedLoader(importlib.abc.Loader):
+    """A library module's own loader, run with the routed builtins in the module's globals
+    (Python reads `__builtins__` from a module's globals: nothing process-wide changes)."""
+
+    def __init__(self, loader: importlib.abc.Loader, library_builtins: dict[str, Any]):
+        self._loader = loader
+        self._builtins = library_builtins
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        module.__dict__["__builtins__"] = self._builtins
+        self._loader.exec_module(module)
+
+    def __getattr__(self, name: str) -> Any:  # get_code, is_package, resource readers, ...
+        return getattr(self._loader, name)
+
+
+class _LibraryFinder(importlib.abc.MetaPathFinder):
+    """Finds the library's modules as Python would, and loads each with the routed builtins."""
+
+    def __init__(self, library_builtins: dict[str, Any]):
+        self.builtins = library_builtins
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname != LIBRARY and not fullname.startswith(LIBRARY + "."):
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _RoutedLoader(spec.loader, self.builtins)
+        return spec
+
+
+_finder_lock = threading.Lock()
+
+
+def route_library_imports(view: types.ModuleType) -> None:
+    """From now on the library's modules, as they load (from any thread), get `view` for
+    `import tensorflow`. Once per process; modules loaded before keep what they had."""
+    with _finder_lock:
+        if not any(isinstance(finder, _LibraryFinder) for finder in sys.meta_path):
+            sys.meta_path.insert(0, _LibraryFinder(_routed_builtins(view)))

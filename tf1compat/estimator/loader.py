@@ -43,5 +43,5 @@ def _load() -> types.ModuleType:
         except declared.MissingInternalError as error:
             raise EstimatorError(str(error)) from None
     tf_internals.install()
-    with keras_routing.library_imports_see(keras_routing.tensorflow_view()):
-        return importlib.import_module("tensorflow_estimator._api.v1.estimator")
+    keras_routing.route_library_imports(keras_routing.tensorflow_view())
+    return importlib.import_module("tensorflow_estimator._api.v1.estimator")

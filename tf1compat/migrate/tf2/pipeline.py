@@ -16,6 +16,7 @@ from tf1compat.migrate.rules.base import tensorflow_alias
 from tf1compat.migrate.rules.session_options import SessionOptionsRule
 from tf1compat.migrate.tf2.eager import EagerToTf2, enables_eager
 from tf1compat.migrate.tf2.flags import FlagsToAbsl, parse_before_early_reads
+from tf1compat.migrate.tf2.keras3 import keras2_to_keras3
 from tf1compat.migrate.tf2.program import convert_block, has_session
 from tf1compat.migrate.tf2.queue_data import queue_chain_to_data
 from tf1compat.migrate.tf2.shared_variables import variable_makers
@@ -44,13 +45,22 @@ def to_tf2(code: str) -> tuple[str, list[Finding]]:
         text = _convert(configured)
     except Unconvertible as error:
         raise Unconvertible(original_line(code, configured, error.line), error.reason) from None
+    try:
+        on_keras3 = keras2_to_keras3(text)  # standalone Keras 2 -> Keras 3, TF 2.21's Keras
+    except Unconvertible as error:
+        raise Unconvertible(original_line(code, text, error.line), error.reason) from None
+    if on_keras3 != text:
+        findings.append(Finding(1, Kind.CHANGED, RULE, "standalone Keras 2 -> Keras 3: layer "
+                                "and utility modules -> keras.layers / keras.utils, lr= -> "
+                                "learning_rate=, ModelCheckpoint(period=1) -> its default"))
+    converted_tf, text = text, on_keras3
     compile(text, "<migrated>", "exec")
     for leftover in _LEFTOVERS:
         if leftover in text:
             line = next(n for n, t in enumerate(text.splitlines(), 1) if leftover in t)
             raise Unconvertible(original_line(code, text, line),
                                 f"{leftover} is still used")
-    if text != code:
+    if converted_tf != code:
         findings.append(Finding(1, Kind.CHANGED, RULE, "TF1 graph and session code -> TF2 "
                                 "(eager variables and Keras layers, one function per "
                                 "Session.run shape, tf.function where it is fed or trains)"))
