@@ -57,5 +57,37 @@ def _no_job_outlives_its_test(request):
     """A test that fails before its job ends (its salloc killed) would leave the job running,
     and the next test's empty-queue check would fail on it: each test's jobs end with it."""
     yield
-    if "slurm_cluster" in request.fixturenames:
-        request.getfixturevalue("slurm_cluster").cancel_jobs()
+    for name in ("slurm_cluster", "netns_slurm"):
+        if name in request.fixturenames:
+            request.getfixturevalue(name).cancel_jobs()
+
+
+def _netns_unavailable() -> str | None:
+    reason = _unavailable()
+    if reason:
+        return reason
+    missing = [name for name in ("ip", "nsenter", "unshare") if shutil.which(name) is None]
+    if missing:
+        return f"{', '.join(missing)} missing: apt-get install iproute2 util-linux"
+    return None
+
+
+@pytest.fixture(scope="session")
+def netns_slurm():
+    """A started 3-node cluster, each node a network namespace of its own
+    (tests/slurm/netns_cluster.py); removed, namespaces and links too, at the end."""
+    from netns_cluster import NetnsCluster
+
+    reason = _netns_unavailable()
+    if reason:
+        if os.environ.get("TF1COMPAT_REQUIRE_SLURM") == "1":
+            pytest.fail(f"TF1COMPAT_REQUIRE_SLURM=1 but {reason}")
+        pytest.skip(reason)
+    base = Path(tempfile.mkdtemp(prefix="tf1compat-netns-slurm-"))
+    cluster = NetnsCluster(base, 3)
+    try:
+        cluster.start(budget(2 * START_IDLE_S, floor=2 * START_IDLE_S))
+        yield cluster
+    finally:
+        cluster.stop()
+        shutil.rmtree(base, ignore_errors=True)

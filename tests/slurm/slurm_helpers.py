@@ -26,12 +26,14 @@ def launch_env(cluster, extra: dict | None = None) -> dict:
     return env
 
 
-def salloc_launch(cluster, ntasks: int, *launch_args: str, env: dict | None = None
-                  ) -> subprocess.Popen:
-    """`salloc --ntasks=N tf1compat launch ARGS` in its own process group, output merged."""
+def salloc_launch(cluster, ntasks: int, *launch_args: str, env: dict | None = None,
+                  nodes: int | None = None) -> subprocess.Popen:
+    """`salloc [--nodes=M] --ntasks=N tf1compat launch ARGS` in its own process group, output
+    merged."""
+    spread = [f"--nodes={nodes}"] if nodes else []
     return subprocess.Popen(
-        ["salloc", f"--ntasks={ntasks}", sys.executable, "-m", "tf1compat.cli.main", "launch",
-         *launch_args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        ["salloc", *spread, f"--ntasks={ntasks}", sys.executable, "-m", "tf1compat.cli.main",
+         "launch", *launch_args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         cwd=str(REPO_ROOT), env=env if env is not None else launch_env(cluster),
         start_new_session=True)
 

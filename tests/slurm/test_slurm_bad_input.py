@@ -44,9 +44,8 @@ def _error_line(result):
      "accepted: srun options in one shell-quoted string"),
     (["--slurm", "--port-base", "80", "--workers", "2"], {},
      "tf1compat: error: invalid --port-base: received 80; accepted: a port from 1024 to 65535"),
-    (["--slurm", "--max-restarts", "2", "--workers", "2"], {},
-     "tf1compat: error: --max-restarts 2 cannot go with --slurm or --emit slurm yet: a failed "
-     "step ends the run (resubmit the job)"),
+    (["--slurm", "--max-restarts=-1", "--workers", "2"], {},
+     "tf1compat: error: invalid --max-restarts: received -1; accepted: 0 or more"),
     (["--port-base", "30000", "--workers", "2"], {},
      "tf1compat: error: --port-base needs --slurm or --emit slurm"),
 ])

@@ -69,6 +69,23 @@ def test_the_batch_script_asks_for_one_task_each_and_runs_launch_slurm():
         "train.py --lr 0.1"]
 
 
+def test_the_batch_script_of_a_restarting_run_keeps_its_allocation_through_a_node_failure():
+    import subprocess
+    import sys
+
+    from isolated import REPO_ROOT, python_env
+
+    env = python_env()
+    env["PYTHONPATH"] = str(REPO_ROOT)
+    done = subprocess.run([sys.executable, "-m", "tf1compat.cli.main", "launch", "--emit",
+                           "slurm", "--workers", "2", "--max-restarts", "2", "train.py"],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "#SBATCH --no-kill" in lines
+    assert lines[-1].endswith("launch --slurm --workers 2 --max-restarts 2 train.py")
+
+
 @pytest.mark.slurm
 def test_node_lists_expand_as_scontrol_expands_them(slurm_cluster):
     names = slurm_layout.expand_hostlist("node[09-11,20],gpu1", "L", slurm_cluster.client_env())

@@ -52,9 +52,9 @@ def check(args: argparse.Namespace) -> None:
     local_only = [name for name, given in (
         ("--hostfile", args.hostfile), ("--task", args.task), ("--ports", args.ports),
         ("--host", args.host != "127.0.0.1")) if given]
-    if args.max_restarts:
-        raise LaunchError(f"--max-restarts {args.max_restarts} cannot go with --slurm or --emit "
-                          "slurm yet: a failed step ends the run (resubmit the job)")
+    if args.max_restarts < 0:
+        raise LaunchError(f"invalid --max-restarts: received {args.max_restarts}; accepted: 0 "
+                          "or more")
     if local_only:
         raise LaunchError(f"{'/'.join(local_only)} cannot go with --slurm or --emit slurm: "
                           "Slurm gives the hosts and launch the ports (--port-base)")
@@ -95,11 +95,21 @@ def run(args: argparse.Namespace, command: list[str]) -> int:
         allocation.check_room(tasks, overcommit=any(a in ("-O", "--overcommit")
                                                     for a in srun_args))
     wait_for = [job.strip() for job in args.wait_for.split(",")] if args.wait_for else None
-    launcher = SlurmLauncher(tasks, command, srun_args=srun_args, tf1_flags=args.tf1_flags,
-                             bind="all" if args.bind_all else "task",
-                             keras_fix=not args.no_keras_fix, port_base=args.port_base,
-                             grace=args.grace, main_jobs=wait_for)
-    result = launcher.run()
+    attempts, lost = args.max_restarts + 1, []
+    for attempt in range(1, attempts + 1):
+        # each attempt a new srun step in the same allocation, on the nodes it still has
+        launcher = SlurmLauncher(tasks, command, srun_args=srun_args, tf1_flags=args.tf1_flags,
+                                 bind="all" if args.bind_all else "task",
+                                 keras_fix=not args.no_keras_fix, port_base=args.port_base,
+                                 grace=args.grace, main_jobs=wait_for, attempt=attempt,
+                                 lost_nodes=lost)
+        result = launcher.run()
+        lost += [node for node in launcher.lost if node not in lost]
+        if result.returncode == 0 or result.interrupted or attempt == attempts:
+            break
+        without = f", leaving out the lost node(s) {', '.join(lost)}" if lost else ""
+        launcher.note(f"restarting every task (attempt {attempt + 1} of {attempts}{without}) "
+                      f"after {result.message}")
     if result.returncode == 0:
         launcher.note(f"done: {result.message}")
         return 0
@@ -129,6 +139,8 @@ def launch_options(args: argparse.Namespace) -> list[str]:
         options += ["--wait-for", args.wait_for]
     if args.grace != 10.0:
         options += ["--grace", f"{args.grace:g}"]
+    if args.max_restarts:
+        options += ["--max-restarts", str(args.max_restarts)]
     from tf1compat.cli.launch_serving import serving_options
 
     return options + serving_options(args)
@@ -142,5 +154,7 @@ def emit(args: argparse.Namespace) -> int:
     if not args.module and os.path.exists(script):
         script = os.path.abspath(script)
     program = (["-m", script] if args.module else [script]) + list(args.script_args)
-    print(batch_script(tasks, launch_options(args) + program, _slurm_args(args)), end="")
+    # a restart needs the allocation to outlive a failed node
+    sbatch_args = (["--no-kill"] if args.max_restarts else []) + _slurm_args(args)
+    print(batch_script(tasks, launch_options(args) + program, sbatch_args), end="")
     return 0

@@ -43,6 +43,12 @@ ENDED = re.compile(r"^tf1compat launch: (\S+) \(rank (\d+) on node (\S+)\) "
 CANNOT_START = re.compile(r"^tf1compat launch: rank (\d+) on node (\S+) cannot start: (.*)$")
 # srun's own report of a task it lost: "srun: error: node3: task 2: Killed"
 SRUN_LOST = re.compile(r"^srun: error: (\S+): tasks? ([\d,-]+): (.*)$")
+# srun's report of a node of the step lost as a whole: "srun: error: Node failure on node2"
+SRUN_NODE_FAILURE = re.compile(r"^srun: error: Node failure on (\S+)$")
+# The allocation's size as it began, which a step after a lost node must not be held to.
+STALE_AFTER_NODE_LOSS = ("SLURM_JOB_NUM_NODES", "SLURM_NNODES", "SLURM_JOB_NODELIST",
+                         "SLURM_NODELIST", "SLURM_TASKS_PER_NODE", "SLURM_NPROCS",
+                         "SLURM_NTASKS", "SLURM_JOB_CPUS_PER_NODE")
 SRUN_OWN = re.compile(r"^(srun: |slurmstepd(-\S+)?: )")
 
 
@@ -61,13 +67,16 @@ class SlurmLauncher:
                  srun_args: Sequence[str] = (), tf1_flags: bool = False, bind: str = "task",
                  keras_fix: bool = True, port_base: Optional[int] = None, grace: float = 10.0,
                  main_jobs: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
-                 err: Optional[TextIO] = None):
+                 err: Optional[TextIO] = None, attempt: int = 1,
+                 lost_nodes: Sequence[str] = ()):
         self.tasks = [tuple(task) for task in tasks]
         self.plan = {"layout": self.tasks, "command": list(command), "tf1_flags": tf1_flags,
                      "bind": bind, "keras_fix": keras_fix, "port_base": port_base,
                      "grace": grace}
         self.srun_args = list(srun_args)
         self.grace = grace
+        self.attempt = attempt  # the tasks read it as TF1COMPAT_LAUNCH_ATTEMPT, as under local
+        self.lost_nodes = list(lost_nodes)  # nodes an earlier attempt lost: left out
         if main_jobs:
             self.main_jobs = tuple(main_jobs)
         else:  # the rule of local launch, on the same jobs (the hosts do not matter to it)
@@ -81,6 +90,7 @@ class SlurmLauncher:
         self.started: dict[str, tuple[int, str]] = {}   # task -> (rank, node)
         self.ended: dict[str, tuple[str, str]] = {}     # task -> (outcome, how)
         self.failures: list[str] = []
+        self.lost: list[str] = []  # nodes srun reported failed
         self.step: Optional[str] = None
         self._stop_signal: Optional[int] = None
         self._readers: list[threading.Thread] = []
@@ -96,8 +106,12 @@ class SlurmLauncher:
         if srun is None:
             raise LaunchError("--slurm needs Slurm's srun on PATH (run on a login or compute "
                               "node of the cluster)")
+        # After a lost node, the failed step can hold its CPUs until Slurm has given up on
+        # that node: the next step may share them (--overlap) and leaves the node out.
+        retry = [f"--exclude={','.join(self.lost_nodes)}", "--overlap"] if self.lost_nodes \
+            else []
         return [srun, f"--ntasks={len(self.tasks)}", "--distribution=block",
-                "--kill-on-bad-exit=1", "--job-name=tf1compat-launch", *self.srun_args,
+                "--kill-on-bad-exit=1", "--job-name=tf1compat-launch", *retry, *self.srun_args,
                 sys.executable, "-u", "-m", "tf1compat.launch.slurm_task"]
 
     def srun_env(self) -> dict:
@@ -111,6 +125,12 @@ class SlurmLauncher:
         paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and p != root]
         env["PYTHONPATH"] = os.pathsep.join([root, *paths])
         env["PYTHONUNBUFFERED"] = "1"
+        env["TF1COMPAT_LAUNCH_ATTEMPT"] = str(self.attempt)
+        if self.attempt > 1:
+            # The allocation may have lost a node (salloc/sbatch --no-kill): its size as the
+            # job started would contradict what is left, and srun refuses the step.
+            for name in STALE_AFTER_NODE_LOSS:
+                env.pop(name, None)
         return env
 
     # -- reading srun's output -------------------------------------------------------
@@ -151,6 +171,17 @@ class SlurmLauncher:
             rank, node, why = match.groups()
             self.failures.append(f"task {self._name_of_rank(int(rank))} (rank {rank} on node "
                                  f"{node}) cannot start: {why}")
+            return
+        match = SRUN_NODE_FAILURE.match(line)
+        if match:
+            self.lost.append(match.group(1))
+        if match and self._stop_signal is None and not self._done():
+            node = match.group(1)
+            lost = [name for name, (_, where) in self.started.items() if where == node]
+            for name in lost:
+                self.ended.setdefault(name, ("failed", f"node {node} failed"))
+            self.failures.insert(0, f"task {', '.join(lost) or '?'} on node {node} lost: the "
+                                    "node failed (reported by srun)")
             return
         match = SRUN_LOST.match(line)
         if match:

@@ -94,7 +94,8 @@ def prepare(plan: dict, env: dict) -> tuple[str, list[str], dict, str]:
                 f"port {ports[rank]} on node {node} ({name}, rank {rank}) is already in use "
                 "(another job on this node?); pass --port-base with a free range")
     bind_host = hosts[rank] if plan.get("bind", "task") == "task" else None
-    task_env = task_environment(env, cluster, job, index, 1, plan.get("keras_fix", True),
+    attempt = int(env.get("TF1COMPAT_LAUNCH_ATTEMPT", "1"))  # set by the launcher per step
+    task_env = task_environment(env, cluster, job, index, attempt, plan.get("keras_fix", True),
                                 bind_host)
     task_env.pop(ENV_PLAN, None)  # launch's business, not the script's
     command = list(plan["command"])

@@ -1,0 +1,260 @@
+"""A real multi-node Slurm on this one machine: each node a network namespace with its own address.
+
+    python tests/slurm/netns_cluster.py [--nodes 3]     (as root; Ctrl-C stops and removes it)
+
+Made of, and removed in reverse order (also when a start fails half-way):
+
+- a bridge `tf1c-br<k>` holding 10.213.<k>.1/24 (slurmctld's address), on the host;
+- per node `n<i>`: a network namespace `tf1c-<k>-n<i>`, a veth pair from the bridge to its
+  `eth0` at 10.213.<k>.<10+i>, its loopback, and `/etc/netns/tf1c-<k>-n<i>/hosts` naming every
+  node and the controller, which the node's processes see as /etc/hosts (`in_node`);
+- munged and slurmctld on the host, one slurmd per namespace (`slurmd -N n<i>`), each
+  started and stopped by its pid. The munge socket is a file, so one munged serves all.
+
+Every node has the same slurmd port on its own address, and tasks on different nodes the
+same TensorFlow ports: only the namespaces keep them apart, as separate machines would. No
+address outside 10.213.<k>.0/24 is used, and nothing leaves the machine (no route out of the
+namespaces, no forwarding).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from slurm_cluster import CPUS, PARTITION, Cluster, _program, free_port  # noqa: E402
+
+NETNS_ETC = Path("/etc/netns")
+
+
+def _ip(*args: str) -> None:
+    done = subprocess.run(["ip", *args], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"ip {' '.join(args)}: {done.stderr.strip()}")
+
+
+def netns_conf(base: Path, subnet: str, nodes: list[str], ctld_port: int,
+               slurmd_port: int, controller: str) -> str:
+    node_lines = "\n".join(f"NodeName={node} NodeAddr={subnet}.{11 + index} CPUs={CPUS} "
+                           "State=UNKNOWN" for index, node in enumerate(nodes))
+    return f"""\
+ClusterName=tf1compat-netns
+SlurmctldHost={controller}({subnet}.1)
+SlurmctldPort={ctld_port}
+SlurmdPort={slurmd_port}
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket={base}/munge/munge.socket
+CredType=cred/munge
+StateSaveLocation={base}/state
+SlurmdSpoolDir={base}/spool/%n
+SlurmctldPidFile={base}/slurmctld.pid
+SlurmdPidFile={base}/slurmd-%n.pid
+SlurmctldLogFile={base}/slurmctld.log
+SlurmdLogFile={base}/slurmd-%n.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SchedulerType=sched/builtin
+SlurmdParameters=config_overrides
+ReturnToService=2
+SlurmdTimeout=10
+MpiDefault=none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+KillWait=5
+InactiveLimit=0
+MinJobAge=2
+{node_lines}
+PartitionName={PARTITION} Nodes={','.join(nodes)} Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
+"""
+
+
+class NetnsCluster(Cluster):
+    """`Cluster` with `count` nodes, each in its own network namespace (see the module)."""
+
+    def __init__(self, base: Path, count: int = 3, subnet_index: int = 213):
+        super().__init__(base)
+        self.k = os.getpid() % 200 + 20  # this run's bridge and namespaces: tf1c-br<k>
+        self.subnet = f"10.{subnet_index}.{self.k}"
+        self.nodes = [f"n{i}" for i in range(1, count + 1)]
+        self.bridge = f"tf1c-br{self.k}"
+        self.made: list[tuple[str, str]] = []  # (kind, name), undone in reverse
+
+    def namespace(self, node: str) -> str:
+        return f"tf1c-{self.k}-{node}"
+
+    def address(self, node: str) -> str:
+        return f"{self.subnet}.{11 + self.nodes.index(node)}"
+
+    def in_node(self, node: str, *command: str) -> list[str]:
+        """`command` as run on `node`: in its network namespace, with its /etc/hosts bound
+        over the machine's in a mount namespace of its own. (`ip netns exec` would also
+        remount /sys, hiding the cgroup hierarchy slurmd reads.)"""
+        hosts = NETNS_ETC / self.namespace(node) / "hosts"
+        return ["nsenter", f"--net=/var/run/netns/{self.namespace(node)}", "unshare", "--mount",
+                "--propagation", "private", "sh", "-c",
+                f'mount --bind {hosts} /etc/hosts && exec "$@"', "sh", *command]
+
+    def _make_network(self) -> None:
+        _ip("link", "add", self.bridge, "type", "bridge")
+        self.made.append(("link", self.bridge))
+        _ip("addr", "add", f"{self.subnet}.1/24", "dev", self.bridge)
+        _ip("link", "set", self.bridge, "up")
+        hosts = "127.0.0.1 localhost\n" + f"{self.subnet}.1 {socket.gethostname()}\n" + "".join(
+            f"{self.address(node)} {node}\n" for node in self.nodes)
+        for index, node in enumerate(self.nodes, 1):
+            namespace, veth = self.namespace(node), f"tf1c-{self.k}-v{index}"
+            _ip("netns", "add", namespace)
+            self.made.append(("netns", namespace))
+            _ip("link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns", namespace)
+            self.made.append(("link", veth))
+            _ip("link", "set", veth, "master", self.bridge)
+            _ip("link", "set", veth, "up")
+            for args in (("addr", "add", f"{self.address(node)}/24", "dev", "eth0"),
+                         ("link", "set", "eth0", "up"), ("link", "set", "lo", "up")):
+                _ip("-n", namespace, *args)
+            if not NETNS_ETC.exists():
+                NETNS_ETC.mkdir()
+                self.made.insert(0, ("etc", str(NETNS_ETC)))  # removed last
+            etc = NETNS_ETC / namespace
+            etc.mkdir()
+            self.made.append(("etc", str(etc)))
+            (etc / "hosts").write_text(hosts)
+
+    def start(self, timeout: float) -> None:
+        """Makes the network, starts the daemons, waits until every node is idle."""
+        for folder in ("state", "spool"):
+            (self.base / folder).mkdir()
+        for node in self.nodes:
+            (self.base / "spool" / node).mkdir()
+        self.conf.write_text(netns_conf(self.base, self.subnet, self.nodes, free_port(),
+                                        free_port(), socket.gethostname().split(".")[0]))
+        env = self.client_env()
+        try:
+            self._make_network()
+            self._start_munge()
+            self.processes["slurmctld"] = subprocess.Popen(
+                [_program("slurmctld"), "-D", "-c", "-f", str(self.conf)], env=env,
+                stdout=subprocess.DEVNULL, stderr=open(self.base / "slurmctld.stderr", "w"),
+                stdin=subprocess.DEVNULL, start_new_session=True)
+            for node in self.nodes:
+                self.processes[f"slurmd {node}"] = subprocess.Popen(
+                    self.in_node(node, _program("slurmd"), "-D", "-N", node, "-f",
+                                 str(self.conf)),
+                    env=env, stdout=subprocess.DEVNULL,
+                    stderr=open(self.base / f"slurmd-{node}.stderr", "w"),
+                    stdin=subprocess.DEVNULL, start_new_session=True)
+            self._wait(self.idle, timeout, f"nodes {','.join(self.nodes)} idle in sinfo")
+        except BaseException:
+            self.stop()
+            raise
+
+    def idle(self) -> bool:
+        for name, process in self.processes.items():
+            if process.poll() is not None:
+                raise RuntimeError(f"{name} exited {process.returncode} while starting; "
+                                   f"logs: {self.base}\n{self.logs()}")
+        result = self.run("sinfo", "-h", "-N", "-o", "%N %T", timeout=10, check=False)
+        states = dict(line.split() for line in result.stdout.splitlines() if line.strip())
+        return result.returncode == 0 and all(states.get(node) == "idle" for node in self.nodes)
+
+    def node_states(self) -> dict[str, str]:
+        result = self.run("sinfo", "-h", "-N", "-o", "%N %T", timeout=10, check=False)
+        return dict(line.split() for line in result.stdout.splitlines() if line.strip())
+
+    def kill_node(self, node: str) -> None:
+        """The node lost: its slurmd and every process in its namespace SIGKILLed, its link
+        taken down."""
+        process = self.processes.get(f"slurmd {node}")
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait(timeout=15)
+        pids = subprocess.run(["ip", "netns", "pids", self.namespace(node)], capture_output=True,
+                              text=True).stdout.split()
+        for pid in pids:
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except (ProcessLookupError, ValueError):
+                pass
+        _ip("-n", self.namespace(node), "link", "set", "eth0", "down")
+
+    def revive_node(self, node: str, timeout: float = 60) -> None:
+        """The lost node back: its link up, a fresh slurmd; waits until Slurm has it idle."""
+        _ip("-n", self.namespace(node), "link", "set", "eth0", "up")
+        self.processes[f"slurmd {node}"] = subprocess.Popen(
+            self.in_node(node, _program("slurmd"), "-D", "-N", node, "-f", str(self.conf)),
+            env=self.client_env(), stdout=subprocess.DEVNULL,
+            stderr=open(self.base / f"slurmd-{node}.stderr", "a"), stdin=subprocess.DEVNULL,
+            start_new_session=True)
+        self._wait(lambda: self.node_states().get(node) == "idle", timeout, f"{node} idle again")
+
+    def stop(self) -> None:
+        """Stops the daemons (each by its pid), then removes what was made, in reverse."""
+        if "slurmctld" in self.processes and self.processes["slurmctld"].poll() is None:
+            self.cancel_jobs()
+        order = [f"slurmd {node}" for node in self.nodes] + ["slurmctld", "munged"]
+        for name in order:
+            process = self.processes.get(name)
+            if process is None or process.poll() is not None:
+                continue
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=15)
+        for node in self.nodes:  # anything a task left in a namespace goes with it
+            pids = subprocess.run(["ip", "netns", "pids", self.namespace(node)],
+                                  capture_output=True, text=True).stdout.split()
+            for pid in pids:
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except (ProcessLookupError, ValueError):
+                    pass
+        for kind, name in reversed(self.made):
+            if kind == "etc":
+                shutil.rmtree(name, ignore_errors=True)
+            elif kind == "netns":
+                subprocess.run(["ip", "netns", "del", name], capture_output=True)
+            else:
+                subprocess.run(["ip", "link", "del", name], capture_output=True)
+        self.made.clear()
+
+
+def main() -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--nodes", type=int, default=3)
+    args = parser.parse_args()
+    base = Path(tempfile.mkdtemp(prefix="tf1compat-netns-slurm-"))
+    cluster = NetnsCluster(base, args.nodes)
+    try:
+        cluster.start(60)
+        print(f"Slurm with {args.nodes} nodes is up: export SLURM_CONF={cluster.conf}")
+        for node in cluster.nodes:
+            print(f"  {node} at {cluster.address(node)} (namespace {cluster.namespace(node)})")
+        print("Ctrl-C stops it and removes the namespaces, links and files.", flush=True)
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        cluster.stop()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
