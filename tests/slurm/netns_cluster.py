@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from slurm_cluster import CPUS, PARTITION, Cluster, _program, free_port  # noqa: E402
+from slurm_cluster import Cluster, _program, cluster_conf, free_port  # noqa: E402
 
 NETNS_ETC = Path("/etc/netns")
 
@@ -39,46 +39,6 @@ def _ip(*args: str) -> None:
     done = subprocess.run(["ip", *args], capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"ip {' '.join(args)}: {done.stderr.strip()}")
-
-
-def netns_conf(base: Path, subnet: str, nodes: list[str], ctld_port: int,
-               slurmd_port: int, controller: str) -> str:
-    node_lines = "\n".join(f"NodeName={node} NodeAddr={subnet}.{11 + index} CPUs={CPUS} "
-                           "State=UNKNOWN" for index, node in enumerate(nodes))
-    return f"""\
-ClusterName=tf1compat-netns
-SlurmctldHost={controller}({subnet}.1)
-SlurmctldPort={ctld_port}
-SlurmdPort={slurmd_port}
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-AuthInfo=socket={base}/munge/munge.socket
-CredType=cred/munge
-StateSaveLocation={base}/state
-SlurmdSpoolDir={base}/spool/%n
-SlurmctldPidFile={base}/slurmctld.pid
-SlurmdPidFile={base}/slurmd-%n.pid
-SlurmctldLogFile={base}/slurmctld.log
-SlurmdLogFile={base}/slurmd-%n.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SchedulerType=sched/builtin
-SlurmdParameters=config_overrides
-ReturnToService=2
-SlurmdTimeout=10
-MpiDefault=none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-KillWait=5
-InactiveLimit=0
-MinJobAge=2
-{node_lines}
-PartitionName={PARTITION} Nodes={','.join(nodes)} Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
-"""
 
 
 class NetnsCluster(Cluster):
@@ -139,8 +99,11 @@ class NetnsCluster(Cluster):
             (self.base / folder).mkdir()
         for node in self.nodes:
             (self.base / "spool" / node).mkdir()
-        self.conf.write_text(netns_conf(self.base, self.subnet, self.nodes, free_port(),
-                                        free_port(), socket.gethostname().split(".")[0]))
+        controller = f"{socket.gethostname().split('.')[0]}({self.subnet}.1)"
+        self.conf.write_text(cluster_conf(
+            self.base, "tf1compat-netns", controller,
+            [(node, self.address(node)) for node in self.nodes], free_port(), free_port(),
+            extra="# a lost node is down within seconds\nSlurmdTimeout=10\n"))
         env = self.client_env()
         try:
             self._make_network()
@@ -166,13 +129,13 @@ class NetnsCluster(Cluster):
             if process.poll() is not None:
                 raise RuntimeError(f"{name} exited {process.returncode} while starting; "
                                    f"logs: {self.base}\n{self.logs()}")
-        result = self.run("sinfo", "-h", "-N", "-o", "%N %T", timeout=10, check=False)
-        states = dict(line.split() for line in result.stdout.splitlines() if line.strip())
-        return result.returncode == 0 and all(states.get(node) == "idle" for node in self.nodes)
+        states = self.node_states()
+        return all(states.get(node) == "idle" for node in self.nodes)
 
     def node_states(self) -> dict[str, str]:
         result = self.run("sinfo", "-h", "-N", "-o", "%N %T", timeout=10, check=False)
         return dict(line.split() for line in result.stdout.splitlines() if line.strip())
+
 
     def kill_node(self, node: str) -> None:
         """The node lost: its slurmd and every process in its namespace SIGKILLed, its link
@@ -204,17 +167,7 @@ class NetnsCluster(Cluster):
         """Stops the daemons (each by its pid), then removes what was made, in reverse."""
         if "slurmctld" in self.processes and self.processes["slurmctld"].poll() is None:
             self.cancel_jobs()
-        order = [f"slurmd {node}" for node in self.nodes] + ["slurmctld", "munged"]
-        for name in order:
-            process = self.processes.get(name)
-            if process is None or process.poll() is not None:
-                continue
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=15)
+        self.stop_daemons([f"slurmd {node}" for node in self.nodes] + ["slurmctld", "munged"])
         for node in self.nodes:  # anything a task left in a namespace goes with it
             pids = subprocess.run(["ip", "netns", "pids", self.namespace(node)],
                                   capture_output=True, text=True).stdout.split()

@@ -51,9 +51,21 @@ def free_port() -> int:
 
 
 def slurm_conf(base: Path, node: str, ctld_port: int, slurmd_port: int) -> str:
+    """One node, this machine, at 127.0.0.1."""
+    return cluster_conf(base, "tf1compat-tests", f"{node}(127.0.0.1)", [(node, "127.0.0.1")],
+                        ctld_port, slurmd_port)
+
+
+def cluster_conf(base: Path, name: str, controller: str, nodes: list[tuple[str, str]],
+                 ctld_port: int, slurmd_port: int, extra: str = "") -> str:
+    """slurm.conf for `nodes` ((name, address) pairs); with several, each slurmd keeps its
+    spool, pid and log files apart (`%n`: its node name)."""
+    per_node = "-%n" if len(nodes) > 1 else ""
+    node_lines = "\n".join(f"NodeName={node} NodeAddr={address} CPUs={CPUS} State=UNKNOWN"
+                           for node, address in nodes)
     return f"""\
-ClusterName=tf1compat-tests
-SlurmctldHost={node}(127.0.0.1)
+ClusterName={name}
+SlurmctldHost={controller}
 SlurmctldPort={ctld_port}
 SlurmdPort={slurmd_port}
 SlurmUser=root
@@ -62,11 +74,11 @@ AuthType=auth/munge
 AuthInfo=socket={base}/munge/munge.socket
 CredType=cred/munge
 StateSaveLocation={base}/state
-SlurmdSpoolDir={base}/spool
+SlurmdSpoolDir={base}/spool{"/%n" if per_node else ""}
 SlurmctldPidFile={base}/slurmctld.pid
-SlurmdPidFile={base}/slurmd.pid
+SlurmdPidFile={base}/slurmd{per_node}.pid
 SlurmctldLogFile={base}/slurmctld.log
-SlurmdLogFile={base}/slurmd.log
+SlurmdLogFile={base}/slurmd{per_node}.log
 # linuxproc follows each task's descendants without cgroups (containers, CI machines).
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
@@ -83,8 +95,8 @@ JobCompType=jobcomp/none
 KillWait=5
 InactiveLimit=0
 MinJobAge=2
-NodeName={node} NodeAddr=127.0.0.1 CPUs={CPUS} State=UNKNOWN
-PartitionName={PARTITION} Nodes={node} Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
+{extra}{node_lines}
+PartitionName={PARTITION} Nodes={",".join(node for node, _ in nodes)} Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 """
 
 
@@ -187,7 +199,11 @@ class Cluster:
         """Cancels what is left, then stops slurmd, slurmctld and munged, each by its pid."""
         if "slurmctld" in self.processes and self.processes["slurmctld"].poll() is None:
             self.cancel_jobs()
-        for name in ("slurmd", "slurmctld", "munged"):
+        self.stop_daemons(("slurmd", "slurmctld", "munged"))
+
+    def stop_daemons(self, names) -> None:
+        """SIGTERM to each named daemon still running, in order; SIGKILL after 15 s."""
+        for name in names:
             process: Optional[subprocess.Popen] = self.processes.get(name)
             if process is None or process.poll() is not None:
                 continue
