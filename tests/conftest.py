@@ -91,6 +91,9 @@ def pytest_collection_modifyitems(config, items):
         # Likewise the one-node Slurm cluster (tests/slurm/conftest.py).
         elif "slurm_cluster" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("slurm"))
+        # And the namespaced multi-node one: one per session, in one worker.
+        elif "netns_slurm" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("netns-slurm"))
         # A module-scoped fixture (a TensorFlow scenario, a probe, a parsed tree) runs once
         # per worker that gets a test of its module: the module's tests go to one worker.
         elif item.get_closest_marker("xdist_group") is None and _uses_a_module_fixture(item):

@@ -113,8 +113,26 @@ def kill_group(process: subprocess.Popen) -> None:
         process.wait(timeout=10)
 
 
+def _still_the_task(pid: int, name: str, address: str) -> bool:
+    """Whether `pid` is still the task `name` started at `address`: its environment names
+    both. Task pids are read from lines long after the task may have ended, and under load
+    (pid_max 32768) another test's process may hold the number by then."""
+    try:
+        environ = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return False
+    return f"TF1COMPAT_TASK={name}\0".encode() in environ and address.encode() in environ \
+        and alive(pid)
+
+
 def kill_tasks(lines) -> None:
-    for pid in task_pids(lines).values():
+    """Kills the process group of each task the lines say was started, if that task is still
+    running (never a group whose number another process took since)."""
+    started = {m.group(1): (int(m.group(2)), m.group(3)) for m in map(STARTED.search, lines)
+               if m}
+    for name, (pid, address) in started.items():
+        if not _still_the_task(pid, name, address):
+            continue
         try:
             os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):

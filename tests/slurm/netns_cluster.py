@@ -85,9 +85,7 @@ class NetnsCluster(Cluster):
             for args in (("addr", "add", f"{self.address(node)}/24", "dev", "eth0"),
                          ("link", "set", "eth0", "up"), ("link", "set", "lo", "up")):
                 _ip("-n", namespace, *args)
-            if not NETNS_ETC.exists():
-                NETNS_ETC.mkdir()
-                self.made.insert(0, ("etc", str(NETNS_ETC)))  # removed last
+            NETNS_ETC.mkdir(exist_ok=True)  # shared with any other namespaces: never removed
             etc = NETNS_ETC / namespace
             etc.mkdir()
             self.made.append(("etc", str(etc)))
@@ -179,6 +177,10 @@ class NetnsCluster(Cluster):
         for kind, name in reversed(self.made):
             if kind == "etc":
                 shutil.rmtree(name, ignore_errors=True)
+                try:
+                    NETNS_ETC.rmdir()  # only when no one else's namespace is left in it
+                except OSError:
+                    pass
             elif kind == "netns":
                 subprocess.run(["ip", "netns", "del", name], capture_output=True)
             else:
