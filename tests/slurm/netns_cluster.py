@@ -102,31 +102,20 @@ class NetnsCluster(Cluster):
             self.base, "tf1compat-netns", controller,
             [(node, self.address(node)) for node in self.nodes], free_port(), free_port(),
             extra="# a lost node is down within seconds\nSlurmdTimeout=10\n"))
-        env = self.client_env()
         try:
             self._make_network()
             self._start_munge()
-            self.processes["slurmctld"] = subprocess.Popen(
-                [_program("slurmctld"), "-D", "-c", "-f", str(self.conf)], env=env,
-                stdout=subprocess.DEVNULL, stderr=open(self.base / "slurmctld.stderr", "w"),
-                stdin=subprocess.DEVNULL, start_new_session=True)
+            self.start_daemon("slurmctld", [_program("slurmctld"), "-D", "-c", "-f",
+                                            str(self.conf)])
             for node in self.nodes:
-                self.processes[f"slurmd {node}"] = subprocess.Popen(
-                    self.in_node(node, _program("slurmd"), "-D", "-N", node, "-f",
-                                 str(self.conf)),
-                    env=env, stdout=subprocess.DEVNULL,
-                    stderr=open(self.base / f"slurmd-{node}.stderr", "w"),
-                    stdin=subprocess.DEVNULL, start_new_session=True)
+                self._start_slurmd(node)
             self._wait(self.idle, timeout, f"nodes {','.join(self.nodes)} idle in sinfo")
         except BaseException:
             self.stop()
             raise
 
     def idle(self) -> bool:
-        for name, process in self.processes.items():
-            if process.poll() is not None:
-                raise RuntimeError(f"{name} exited {process.returncode} while starting; "
-                                   f"logs: {self.base}\n{self.logs()}")
+        self.check_daemons()
         states = self.node_states()
         return all(states.get(node) == "idle" for node in self.nodes)
 
@@ -142,6 +131,11 @@ class NetnsCluster(Cluster):
         if process is not None and process.poll() is None:
             process.kill()
             process.wait(timeout=15)
+        self._kill_processes_in(node)
+        _ip("-n", self.namespace(node), "link", "set", "eth0", "down")
+
+    def _kill_processes_in(self, node: str) -> None:
+        """SIGKILL to every process in the node's namespace."""
         pids = subprocess.run(["ip", "netns", "pids", self.namespace(node)], capture_output=True,
                               text=True).stdout.split()
         for pid in pids:
@@ -149,16 +143,15 @@ class NetnsCluster(Cluster):
                 os.kill(int(pid), signal.SIGKILL)
             except (ProcessLookupError, ValueError):
                 pass
-        _ip("-n", self.namespace(node), "link", "set", "eth0", "down")
+
+    def _start_slurmd(self, node: str, log_mode: str = "w") -> None:
+        self.start_daemon(f"slurmd {node}", self.in_node(
+            node, _program("slurmd"), "-D", "-N", node, "-f", str(self.conf)), log_mode)
 
     def revive_node(self, node: str, timeout: float = 60) -> None:
         """The lost node back: its link up, a fresh slurmd; waits until Slurm has it idle."""
         _ip("-n", self.namespace(node), "link", "set", "eth0", "up")
-        self.processes[f"slurmd {node}"] = subprocess.Popen(
-            self.in_node(node, _program("slurmd"), "-D", "-N", node, "-f", str(self.conf)),
-            env=self.client_env(), stdout=subprocess.DEVNULL,
-            stderr=open(self.base / f"slurmd-{node}.stderr", "a"), stdin=subprocess.DEVNULL,
-            start_new_session=True)
+        self._start_slurmd(node, log_mode="a")
         self._wait(lambda: self.node_states().get(node) == "idle", timeout, f"{node} idle again")
 
     def stop(self) -> None:
@@ -167,13 +160,7 @@ class NetnsCluster(Cluster):
             self.cancel_jobs()
         self.stop_daemons([f"slurmd {node}" for node in self.nodes] + ["slurmctld", "munged"])
         for node in self.nodes:  # anything a task left in a namespace goes with it
-            pids = subprocess.run(["ip", "netns", "pids", self.namespace(node)],
-                                  capture_output=True, text=True).stdout.split()
-            for pid in pids:
-                try:
-                    os.kill(int(pid), signal.SIGKILL)
-                except (ProcessLookupError, ValueError):
-                    pass
+            self._kill_processes_in(node)
         for kind, name in reversed(self.made):
             if kind == "etc":
                 shutil.rmtree(name, ignore_errors=True)

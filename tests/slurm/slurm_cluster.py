@@ -148,26 +148,33 @@ class Cluster:
         for folder in ("state", "spool"):
             (self.base / folder).mkdir()
         self.conf.write_text(slurm_conf(self.base, self.node, free_port(), free_port()))
-        env = self.client_env()
         try:
             self._start_munge()
-            for daemon in ("slurmctld", "slurmd"):
-                # -D: in the foreground, so the pid we hold is the daemon's; -c: a clean state.
-                extra = ["-c"] if daemon == "slurmctld" else []
-                self.processes[daemon] = subprocess.Popen(
-                    [_program(daemon), "-D", *extra, "-f", str(self.conf)], env=env,
-                    stdout=subprocess.DEVNULL, stderr=open(self.base / f"{daemon}.stderr", "w"),
-                    stdin=subprocess.DEVNULL, start_new_session=True)
+            # -D: in the foreground, so the pid we hold is the daemon's; -c: a clean state.
+            self.start_daemon("slurmctld", [_program("slurmctld"), "-D", "-c", "-f",
+                                            str(self.conf)])
+            self.start_daemon("slurmd", [_program("slurmd"), "-D", "-f", str(self.conf)])
             self._wait(self.idle, timeout, f"node {self.node} idle in sinfo")
         except BaseException:
             self.stop()
             raise
 
-    def idle(self) -> bool:
+    def start_daemon(self, name: str, command: list[str], log_mode: str = "w") -> None:
+        """Starts `command` as the daemon `name`, its stderr in <name>.stderr (spaces -> -)."""
+        stderr = self.base / f"{name.replace(' ', '-')}.stderr"
+        self.processes[name] = subprocess.Popen(
+            command, env=self.client_env(), stdout=subprocess.DEVNULL,
+            stderr=open(stderr, log_mode), stdin=subprocess.DEVNULL, start_new_session=True)
+
+    def check_daemons(self) -> None:
+        """Raises, with the logs, when a daemon has exited while the cluster starts."""
         for name, process in self.processes.items():
             if process.poll() is not None:
                 raise RuntimeError(f"{name} exited {process.returncode} while starting; "
                                    f"logs: {self.base}\n{self.logs()}")
+
+    def idle(self) -> bool:
+        self.check_daemons()
         result = self.run("sinfo", "-h", "-N", "-o", "%T", timeout=10, check=False)
         return result.returncode == 0 and result.stdout.strip() == "idle"
 
