@@ -197,7 +197,8 @@ def parse_args(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--data", help="a local .npz (x_train, y_train, x_test, y_test)")
     parser.add_argument("--result-dir", default="distributed-results")
-    parser.add_argument("--backup-dir", default="distributed-backup")
+    parser.add_argument("--backup-dir", default="distributed-backup",
+                        help="storage every task sees: a shared folder, or hdfs://...")
     parser.add_argument("--epoch-log", help="the chief appends one JSON line per finished epoch")
     parser.add_argument("--pause", type=float, default=0.0,
                         help="sleep after each epoch (tests use it to kill a worker mid-run)")

@@ -13,6 +13,8 @@ writing leaves a torn file. `BackupAndRestore` here keeps Keras's contract
 - each backup is written to a new directory and then published by renaming a
   small `latest.json`: a process killed at any instant leaves the previous
   backup intact (nothing that was saved is lost);
+- `backup_dir` may be on any filesystem TensorFlow reads, `hdfs://` included
+  (`modern.backup_files`), as workers on several machines need;
 - the per-epoch logs of every finished epoch are kept with the backup, so
   `callback.history` is the whole run's history across restarts.
 
@@ -24,14 +26,13 @@ worker must call save, because saving can run collectives).
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import warnings
 from typing import Any, Optional
 
 import keras
 
+from modern import backup_files as files
 from tf1compat.shared.cluster_spec import Cluster
 
 _LATEST = "latest.json"
@@ -76,15 +77,6 @@ def _has_chief_job(model: Any = None) -> bool:
     return False
 
 
-def _write_json_atomically(path: str, document: Any) -> None:
-    temporary = f"{path}.tmp-{os.getpid()}"
-    with open(temporary, "w") as handle:
-        json.dump(document, handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
-
-
 def _plain_logs(logs: Optional[dict]) -> dict[str, float]:
     return {key: float(value) for key, value in (logs or {}).items()
             if isinstance(value, (int, float)) or hasattr(value, "__float__")}
@@ -125,24 +117,22 @@ class BackupAndRestore(keras.callbacks.BackupAndRestore):
 
     def latest(self) -> Optional[dict[str, Any]]:
         """The state of the newest complete backup ({"epoch", "batch", "history", "dir"}), or None."""
-        pointer = os.path.join(self.backup_dir, _LATEST)
+        unreadable = files.not_found_errors() + (ValueError, KeyError, TypeError)
         candidates = []
         try:
-            with open(pointer) as handle:
-                candidates.append(json.load(handle)["dir"])
-        except (OSError, ValueError, KeyError, TypeError):
+            candidates.append(files.read_json(files.join(self.backup_dir, _LATEST))["dir"])
+        except unreadable:
             pass
-        if os.path.isdir(self.backup_dir):  # the pointer is missing or torn: newest complete one
-            candidates += sorted((name for name in os.listdir(self.backup_dir)
+        if files.isdir(self.backup_dir):  # the pointer is missing or torn: newest complete one
+            candidates += sorted((name for name in files.listdir(self.backup_dir)
                                   if name.startswith("epoch-")), reverse=True)
         for name in candidates:
-            directory = os.path.join(self.backup_dir, name)
+            directory = files.join(self.backup_dir, name)
             try:
-                with open(os.path.join(directory, _STATE)) as handle:
-                    state = json.load(handle)
-            except (OSError, ValueError):
+                state = files.read_json(files.join(directory, _STATE))
+            except unreadable:
                 continue
-            if os.path.exists(os.path.join(directory, _WEIGHTS)):
+            if files.exists(files.join(directory, _WEIGHTS)):
                 state["dir"] = directory
                 return state
         return None
@@ -161,7 +151,7 @@ class BackupAndRestore(keras.callbacks.BackupAndRestore):
             return
         if self.model.optimizer is not None and not self.model.optimizer.built:
             self.model.optimizer.build(self.model.trainable_variables)
-        self.model.load_weights(os.path.join(state["dir"], _WEIGHTS))
+        files.load_weights(self.model, files.join(state["dir"], _WEIGHTS))
         self.model._initial_epoch = int(state["epoch"])
         self.restored_epoch = int(state["epoch"])
         self.history = list(state.get("history", []))[: self.restored_epoch]
@@ -175,31 +165,29 @@ class BackupAndRestore(keras.callbacks.BackupAndRestore):
     def _save_model(self):
         if not self.is_writer:
             return
-        os.makedirs(self.backup_dir, exist_ok=True)
+        files.makedirs(self.backup_dir)
         name = f"epoch-{self._current_epoch:06d}-batch-{self._last_batch_seen:06d}"
-        final = os.path.join(self.backup_dir, name)
-        temporary = os.path.join(self.backup_dir, f".{name}.tmp-{os.getpid()}")
-        shutil.rmtree(temporary, ignore_errors=True)
-        os.makedirs(temporary)
-        self.model.save_weights(os.path.join(temporary, _WEIGHTS), overwrite=True)
-        _write_json_atomically(os.path.join(temporary, _STATE), {
+        temporary = files.join(self.backup_dir, f".{name}.tmp-{os.getpid()}")
+        files.rmtree(temporary)
+        files.makedirs(temporary)
+        files.save_weights(self.model, files.join(temporary, _WEIGHTS))
+        files.write_json_atomically(files.join(temporary, _STATE), {
             "epoch": self._current_epoch, "batch": self._last_batch_seen,
             "history": self.history})
-        if os.path.exists(final):
-            shutil.rmtree(final)
-        os.replace(temporary, final)
-        _write_json_atomically(os.path.join(self.backup_dir, _LATEST), {"dir": name})
+        files.replace_folder(temporary, files.join(self.backup_dir, name))
+        files.write_json_atomically(files.join(self.backup_dir, _LATEST), {"dir": name})
         self._prune(keep_name=name)
 
     def _prune(self, keep_name: str) -> None:
-        names = sorted(name for name in os.listdir(self.backup_dir) if name.startswith("epoch-"))
+        names = sorted(name for name in files.listdir(self.backup_dir)
+                       if name.startswith("epoch-"))
         for name in names[:-self.keep]:
             if name != keep_name:
-                shutil.rmtree(os.path.join(self.backup_dir, name), ignore_errors=True)
+                files.rmtree(files.join(self.backup_dir, name))
 
     def on_train_end(self, logs=None):
-        if self.delete_checkpoint and self.is_writer and os.path.exists(self.backup_dir):
-            shutil.rmtree(self.backup_dir, ignore_errors=True)
+        if self.delete_checkpoint and self.is_writer and files.exists(self.backup_dir):
+            files.rmtree(self.backup_dir)
 
 
 class ClusterCheckpoint:
@@ -227,7 +215,7 @@ class ClusterCheckpoint:
         self.directory = directory
         self.is_chief = is_chief_task(task_type, task_index,
                                       bool(resolved and resolved.addresses("chief")))
-        self.write_directory = directory if self.is_chief else os.path.join(
+        self.write_directory = directory if self.is_chief else files.join(
             directory, f".{task_type}-{task_index}-tmp")
         self.manager = tf.train.CheckpointManager(checkpoint, self.write_directory,
                                                   max_to_keep=max_to_keep)
@@ -244,5 +232,5 @@ class ClusterCheckpoint:
     def save(self, checkpoint_number: Optional[int] = None) -> str:
         path = self.manager.save(checkpoint_number=checkpoint_number)
         if not self.is_chief:
-            shutil.rmtree(self.write_directory, ignore_errors=True)
+            files.rmtree(self.write_directory)
         return path

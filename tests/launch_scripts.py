@@ -3,7 +3,8 @@
 TURNS: a TF1 between-graph script (flag-style: --job_name --task_index --ps_hosts
 --worker_hosts) whose workers train one linear model on the ps, taking turns (a turn counter
 on the ps), so the result does not depend on which worker is faster: every run of the same
-layout gives the same weights and loss. Each worker prints `result {json}`.
+layout gives the same weights and loss, also under TF 1.15 (`tf115_turns`). Each worker prints
+`result {json}`.
 
 TUTORIAL: the pattern of TensorFlow's "Multi-worker training with Keras" tutorial
 (MultiWorkerMirroredStrategy, a model compiled in `strategy.scope()`, `model.fit`) on
@@ -31,10 +32,13 @@ TURNS = """
         config = tf.ConfigProto(device_filters=["/job:ps", me])
         server = tf.train.Server(cluster, job_name=FLAGS.job_name,
                                  task_index=FLAGS.task_index, config=config)
-        from tf1compat.launch.bindhost import listening_addresses
-
-        port = int(cluster.task_address(FLAGS.job_name, FLAGS.task_index).rsplit(":", 1)[1])
-        print("script", os.getpid(), "listens on", listening_addresses(port), flush=True)
+        try:  # the tests' look at the server; TF 1.15's interpreter has no tf1compat
+            from tf1compat.launch.bindhost import listening_addresses
+        except ImportError:
+            listening_addresses = None
+        if listening_addresses:
+            port = int(cluster.task_address(FLAGS.job_name, FLAGS.task_index).rsplit(":", 1)[1])
+            print("script", os.getpid(), "listens on", listening_addresses(port), flush=True)
         if FLAGS.job_name == "ps":
             server.join()
         data = np.random.RandomState(FLAGS.task_index).normal(size=(16, 3)).astype("float32")
@@ -133,3 +137,22 @@ def turns_results(lines) -> dict:
         if match:
             found[match.group(1)] = json.loads(match.group(2))
     return found
+
+
+def tf115_turns(tmp_path, script) -> dict:
+    """TURNS (at `script`) as a 1 ps + 2 workers cluster under TF 1.15, from its record
+    (tests/tf1_reference/tf1_cluster.py starts the tasks as TF1 users did); turns_results."""
+    import os
+
+    from estimator.reference import needs_tf1
+    from tf1_reference import recorded
+    from tf1_reference.recorded import REPO_ROOT
+
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("PYTHONPATH", "TF_CONFIG", "TF2_BEHAVIOR")}
+    env["TF_CPP_MIN_LOG_LEVEL"] = "2"
+    driver = REPO_ROOT / "tests" / "tf1_reference" / "tf1_cluster.py"
+    result = recorded.run(needs_tf1(), [str(driver), "--ps", "1", "--workers", "2", str(script)],
+                          cwd=tmp_path, env=env, timeout=400, outputs=())
+    assert result.returncode == 0, f"TF 1.15 cluster failed:\n{result.stderr[-4000:]}"
+    return turns_results(result.stdout.splitlines())

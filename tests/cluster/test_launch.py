@@ -93,6 +93,53 @@ def test_a_failing_task_stops_the_others_and_is_named(tmp_path):
         kill_tasks(lines)
 
 
+def test_a_task_that_raised_is_named_with_its_exception(tmp_path):
+    """The traceback's last line, among every task's output, is what the failure says."""
+    script = write_script(tmp_path, "raise.py", """
+        import os, sys, time
+        if os.environ["TF1COMPAT_TASK"] == "worker:0":
+            print("ValueError: printed, not raised", file=sys.stderr, flush=True)
+            time.sleep(0.5)
+
+            class NameNodeUnreachable(ConnectionError):
+                pass
+            raise NameNodeUnreachable("cannot connect to 10.0.0.9:8020")
+        time.sleep(3600)
+    """)
+    process, lines = start("--ps", "1", "--workers", "1", "--grace", "2", str(script)), []
+    try:
+        status = finish(process, 60, lines)
+    finally:
+        kill_group(process)
+        kill_tasks(lines)
+    errors = [line for line in lines if line.startswith("tf1compat: error")]
+    assert status == 1 and errors == [
+        "tf1compat: error: task worker:0 failed: exit code 1, after NameNodeUnreachable: cannot "
+        "connect to 10.0.0.9:8020 (exit status 1)"], "\n".join(lines)
+
+
+def test_last_errors_keep_each_tasks_last_exception_line_shortened_to_its_class():
+    from tf1compat.launch.last_error import LONGEST, LastErrors
+
+    seen = LastErrors()
+    for line in ["[worker:1] Traceback (most recent call last):",
+                 '[worker:1]   File "train.py", line 3, in <module>',
+                 "[worker:1]     raise KeyError(name)",
+                 "[worker:1] tensorflow.python.framework.errors_impl.UnavailableError: cannot "
+                 "connect", "[worker:1] more of its message",
+                 "[ps:0] ValueError: a log line, with no traceback before it",
+                 "worker:2 Traceback (most recent call last):",  # not a task's line
+                 "[chief:0] Traceback (most recent call last):", "[chief:0] KeyboardInterrupt",
+                 "[evaluator:0] Traceback (most recent call last):",
+                 "[evaluator:0] OSError: " + "x" * 1000]:
+        seen.see_prefixed(line)
+    assert seen.after("worker:1") == ", after UnavailableError: cannot connect"
+    assert seen.after("ps:0") == seen.after("worker:2") == ""
+    assert seen.after("chief:0") == ", after KeyboardInterrupt"
+    assert seen.after("evaluator:0").endswith("x...") and \
+        len(seen.after("evaluator:0")) == len(", after ") + LONGEST + 3
+
+
 def test_a_task_killed_by_a_signal_is_reported_with_the_signal(tmp_path):
     script = write_script(tmp_path, "sleep.py", "import time\ntime.sleep(120)\n")
     lines = []

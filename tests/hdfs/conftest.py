@@ -12,67 +12,29 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hdfs_helpers import HERE, JAR, PLUGIN_CRATE, REPO, MiniDfs, _readline  # noqa: E402
+from hdfs_helpers import PLUGIN_CRATE, REPO, jar_unavailable, running_minidfs  # noqa: E402
 
 if str(REPO) not in sys.path:  # a checkout not installed with pip install -e
     sys.path.insert(0, str(REPO))
-
-START_TIMEOUT_S = 240
-
-
-def _build_jar() -> str | None:
-    """Builds the harness if needed; returns a skip reason when that is impossible."""
-    if shutil.which("java") is None:
-        return "java not found: the HDFS tests need Java 17+ to run MiniDFS (apt-get install openjdk-17-jdk-headless)"
-    if shutil.which("mvn") is None:
-        if JAR.exists():
-            return None  # built elsewhere; cannot check it is current
-        return f"{JAR} is not built and mvn is not installed: run tests/hdfs/build_minidfs.sh on a machine with Maven"
-    # The script returns at once when the jar is newer than its sources.
-    result = subprocess.run(["bash", str(HERE / "build_minidfs.sh")], capture_output=True, text=True, timeout=1800)
-    if result.returncode != 0 or not JAR.exists():
-        pytest.fail(f"building the MiniDFS harness failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
-    return None
 
 
 @pytest.fixture(scope="session")
 def minidfs():
     """The session's MiniDFS cluster; `.url` is hdfs://127.0.0.1:PORT."""
-    reason = _build_jar()
+    try:
+        reason = jar_unavailable()
+    except RuntimeError as error:
+        pytest.fail(str(error))
     if reason:
         pytest.skip(reason)
-    base = Path(tempfile.mkdtemp(prefix="tf1compat-minidfs-"))
-    log_path = base / "minidfs.log"
-    log = open(log_path, "w")
-    proc = subprocess.Popen(
-        ["java", "-Xmx512m", "-XX:+UseSerialGC", "-jar", str(JAR),
-         "--datanodes", "2", "--block-size", str(1 << 20), "--base-dir", str(base / "data")],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True,
-    )
-    try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        line = ""
-        while not line.startswith("MINIDFS_READY"):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"MiniDFS did not start (exit {proc.poll()}); see {log_path}")
-            line = _readline(proc, max(1.0, deadline - time.monotonic()))
-        cluster = MiniDfs(proc, line, log_path)
-        print(f"\nMiniDFS ready at {cluster.url} in {cluster.startup_ms} ms", file=sys.stderr)
+    with running_minidfs() as cluster:
         yield cluster
-        cluster.stop()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=30)
-        log.close()
-        shutil.rmtree(base, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

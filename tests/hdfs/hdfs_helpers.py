@@ -6,11 +6,15 @@ another directory's conftest when several exist.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -18,6 +22,58 @@ REPO = HERE.parents[1]
 JAR = HERE / "minidfs" / "target" / "minidfs.jar"
 CHECKS = HERE / "tf_checks.py"
 PLUGIN_CRATE = REPO / "native" / "hdfs_plugin"
+START_TIMEOUT_S = 240
+
+
+def jar_unavailable() -> str | None:
+    """Builds the harness if needed (a no-op when it is current); returns why it cannot be had,
+    or None. A build that fails raises: that is a broken checkout, not a missing tool."""
+    if shutil.which("java") is None:
+        return ("java not found: the HDFS tests need Java 17+ to run MiniDFS "
+                "(apt-get install openjdk-17-jdk-headless)")
+    if shutil.which("mvn") is None:
+        if JAR.exists():
+            return None  # built elsewhere; cannot check it is current
+        return (f"{JAR} is not built and mvn is not installed: run tests/hdfs/build_minidfs.sh "
+                "on a machine with Maven")
+    result = subprocess.run(["bash", str(HERE / "build_minidfs.sh")], capture_output=True,
+                            text=True, timeout=1800)
+    if result.returncode != 0 or not JAR.exists():
+        raise RuntimeError(f"building the MiniDFS harness failed:\n{result.stdout[-3000:]}\n"
+                           f"{result.stderr[-3000:]}")
+    return None
+
+
+@contextlib.contextmanager
+def running_minidfs(bind_host: str = "127.0.0.1", datanodes: int = 2):
+    """A started MiniDFS (1 MiB blocks) bound to `bind_host` only, stopped and its storage
+    removed on exit, even when the start fails half-way."""
+    base = Path(tempfile.mkdtemp(prefix="tf1compat-minidfs-"))
+    log_path = base / "minidfs.log"
+    log = open(log_path, "w")
+    proc = subprocess.Popen(
+        ["java", "-Xmx512m", "-XX:+UseSerialGC", "-jar", str(JAR), "--bind-host", bind_host,
+         "--datanodes", str(datanodes), "--block-size", str(1 << 20), "--base-dir",
+         str(base / "data")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True,
+    )
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        line = ""
+        while not line.startswith("MINIDFS_READY"):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"MiniDFS did not start (exit {proc.poll()}); see {log_path}")
+            line = _readline(proc, max(1.0, deadline - time.monotonic()))
+        cluster = MiniDfs(proc, line, log_path)
+        print(f"\nMiniDFS ready at {cluster.url} in {cluster.startup_ms} ms", file=sys.stderr)
+        yield cluster
+        cluster.stop()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+        log.close()
+        shutil.rmtree(base, ignore_errors=True)
 
 
 class MiniDfs:

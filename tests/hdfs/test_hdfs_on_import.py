@@ -129,3 +129,20 @@ def test_plain_tensorflow_code_reads_minidfs_after_import_tf1compat(plugin_env, 
     """)
     assert got == {"text": "1,2\n3,4\n5,6\n", "lines": ["1,2", "3,4", "5,6"],
                    "listed": ["rows.csv"]}
+
+
+@pytest.mark.parametrize("package", ["tf1compat.hdfs", "modern"])
+def test_ensure_registered_before_tensorflow_is_imported_registers_and_returns(
+        plugin_env, closed_uri, package):
+    """Called first, ensure_registered imports TensorFlow itself; that import runs the
+    after-import registration, which must not wait on the call that triggered it."""
+    got = _run(plugin_env, f"""
+        import json, sys
+        import {package}
+        from tf1compat.hdfs import ensure_registered
+        assert "tensorflow" not in sys.modules
+        registered = ensure_registered()
+        import tensorflow as tf
+        print(json.dumps({{"registered": registered, "error": probe(tf, {closed_uri!r})}}))
+    """)
+    assert got == {"registered": True, "error": "UnavailableError"}

@@ -91,3 +91,28 @@ def netns_slurm():
     finally:
         cluster.stop()
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def netns_minidfs(netns_slurm):
+    """A MiniDFS bound to the namespaced cluster's bridge address, the one address every node
+    (and the host) reaches: shared storage for jobs across nodes. The hdfs:// plugin must be
+    built (pip install -e . builds it)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hdfs"))
+    from hdfs_helpers import jar_unavailable, running_minidfs
+
+    from tf1compat.hdfs.plugin import plugin_path
+
+    try:
+        reason = jar_unavailable()
+    except RuntimeError as error:
+        pytest.fail(str(error))
+    path = plugin_path()
+    if reason is None and not (path and os.path.exists(path)):
+        reason = "the hdfs:// plugin is not built: pip install -e . builds it (needs Rust)"
+    if reason:
+        if os.environ.get("TF1COMPAT_REQUIRE_SLURM") == "1":
+            pytest.fail(f"TF1COMPAT_REQUIRE_SLURM=1 but {reason}")
+        pytest.skip(reason)
+    with running_minidfs(netns_slurm.controller_address) as cluster:
+        yield cluster

@@ -52,6 +52,12 @@ class NetnsCluster(Cluster):
         self.bridge = f"tf1c-br{self.k}"
         self.made: list[tuple[str, str]] = []  # (kind, name), undone in reverse
 
+    @property
+    def controller_address(self) -> str:
+        """The bridge's address on the host: slurmctld's, and any service every node reaches
+        (the tests' MiniDFS)."""
+        return f"{self.subnet}.1"
+
     def namespace(self, node: str) -> str:
         return f"tf1c-{self.k}-{node}"
 
@@ -70,9 +76,9 @@ class NetnsCluster(Cluster):
     def _make_network(self) -> None:
         _ip("link", "add", self.bridge, "type", "bridge")
         self.made.append(("link", self.bridge))
-        _ip("addr", "add", f"{self.subnet}.1/24", "dev", self.bridge)
+        _ip("addr", "add", f"{self.controller_address}/24", "dev", self.bridge)
         _ip("link", "set", self.bridge, "up")
-        hosts = "127.0.0.1 localhost\n" + f"{self.subnet}.1 {socket.gethostname()}\n" + "".join(
+        hosts = "127.0.0.1 localhost\n" + f"{self.controller_address} {socket.gethostname()}\n" + "".join(
             f"{self.address(node)} {node}\n" for node in self.nodes)
         for index, node in enumerate(self.nodes, 1):
             namespace, veth = self.namespace(node), f"tf1c-{self.k}-v{index}"
@@ -97,7 +103,7 @@ class NetnsCluster(Cluster):
             (self.base / folder).mkdir()
         for node in self.nodes:
             (self.base / "spool" / node).mkdir()
-        controller = f"{socket.gethostname().split('.')[0]}({self.subnet}.1)"
+        controller = f"{socket.gethostname().split('.')[0]}({self.controller_address})"
         self.conf.write_text(cluster_conf(
             self.base, "tf1compat-netns", controller,
             [(node, self.address(node)) for node in self.nodes], free_port(), free_port(),

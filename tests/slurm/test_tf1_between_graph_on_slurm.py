@@ -1,5 +1,6 @@
 """A TF1 between-graph script (1 ps + 2 workers, flag-style) under `launch --slurm` inside
-salloc, through `tf1compat run` in each task: the same numbers as the local `launch` run.
+salloc, through `tf1compat run` in each task: the same numbers as the local `launch` run and
+as TensorFlow 1.15 running the same cluster (a process per task, as TF1 users started it).
 
 The workers train one linear model whose variables live on the ps, taking turns (a turn
 counter on the ps), so the result does not depend on which worker is faster and both runs
@@ -12,7 +13,7 @@ import re
 import numpy as np
 import pytest
 
-from launch_scripts import TURNS, turns_results
+from launch_scripts import TURNS, tf115_turns, turns_results
 from launch_helpers import finish, kill_group, kill_tasks, start, task_pids, wait_gone, \
     write_script
 from slurm_helpers import RUN_MARK, launch_env, marked_processes, salloc_launch, \
@@ -61,6 +62,14 @@ def test_between_graph_training_on_slurm_gives_the_local_runs_numbers(slurm_clus
         np.testing.assert_allclose([got["bias"], got["loss"]],
                                    [expected["bias"], expected["loss"]], rtol=1e-5, atol=1e-6)
         assert got["loss"] < 2.0  # it trained (the loss at zero weights is above 5)
+    tf115 = tf115_turns(tmp_path, script)
+    assert sorted(tf115) == ["worker:0", "worker:1"]
+    for worker in ("worker:0", "worker:1"):  # TF 1.15's float32 steps, to its last digits
+        np.testing.assert_allclose(local[worker]["weights"], tf115[worker]["weights"],
+                                   rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose([local[worker]["bias"], local[worker]["loss"]],
+                                   [tf115[worker]["bias"], tf115[worker]["loss"]],
+                                   rtol=1e-5, atol=1e-6)
     # Servers listen on the node's address only (`vm` is 127.0.0.1 here), not 0.0.0.0.
     # (TensorFlow binds IPv6; the shim gives it the IPv4-mapped loopback address.)
     listens = [ast.literal_eval(line.split(" listens on ", 1)[1]) for line in slurm_lines

@@ -99,17 +99,18 @@ def ensure_registered(scheme: str = "hdfs") -> bool:
     with _lock:
         if _state["registered"]:
             return True
-        if plugin_disabled():
-            _state["error"] = _missing_reason()
-            _warn_once(_state["error"])
-            return False
         path = plugin_path()
-        if path is None or not os.path.exists(path):
+        if plugin_disabled() or path is None or not os.path.exists(path):
             _state["error"] = _missing_reason()
             _warn_once(_state["error"])
             return False
-        import tensorflow as tf  # lazy: importing tf1compat.hdfs must stay cheap
+    # Lazy (importing tf1compat.hdfs must stay cheap), and outside the lock: the first import
+    # of TensorFlow runs tf1compat's after-import hook, which registers through this function.
+    import tensorflow as tf
 
+    with _lock:
+        if _state["registered"]:
+            return True
         try:
             tf.experimental.register_filesystem_plugin(path)
         except tf.errors.AlreadyExistsError:

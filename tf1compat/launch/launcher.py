@@ -34,6 +34,7 @@ import time
 from typing import Callable, Optional, Sequence, TextIO
 
 from tf1compat.runner.lifetime import die_with_parent
+from tf1compat.launch.last_error import LastErrors
 from tf1compat.shared.cluster_spec import CHIEF, EVALUATOR, PS, WORKER, Cluster, port_in_use, \
     split_address
 from tf1compat.shared.errors import LaunchError
@@ -178,6 +179,7 @@ class Launcher:
         self.tasks: list[Task] = []
         self._stop_signal: Optional[int] = None
         self._write_lock = threading.Lock()
+        self.last_errors = LastErrors()
 
     # -- output ---------------------------------------------------------------
 
@@ -189,6 +191,7 @@ class Launcher:
     def _forward(self, stream, prefix: str, sink: TextIO) -> None:
         for raw in iter(stream.readline, b""):
             line = raw.decode("utf-8", "replace").rstrip("\n")
+            self.last_errors.see(prefix[1:-2], line)
             with self._write_lock:
                 sink.write(f"{prefix}{line}\n")
                 sink.flush()
@@ -302,11 +305,14 @@ class Launcher:
             for task in self.tasks:
                 code = task.process.poll()
                 if code is not None and code != 0:
-                    self.note(f"{task.name} (pid {task.pid}) failed: {describe_exit(code)}; "
+                    for thread in task.threads:  # its last lines, the traceback's end
+                        thread.join(timeout=2)
+                    how = describe_exit(code) + self.last_errors.after(task.name)
+                    self.note(f"{task.name} (pid {task.pid}) failed: {how}; "
                               "stopping the other tasks")
                     self.stop_all()
                     return LaunchResult(exit_status(code) or 1, task.name, code,
-                                        message=f"task {task.name} failed: {describe_exit(code)}")
+                                        message=f"task {task.name} failed: {how}")
             if all(task.process.poll() == 0 for task in main):
                 rest = [t.name for t in self.tasks if t.process.poll() is None]
                 if rest:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Optional, Sequence, TextIO
 
 import tf1compat
+from tf1compat.launch.last_error import LastErrors
 from tf1compat.launch.launcher import LaunchResult, default_main_jobs
 from tf1compat.shared.slurm_layout import EVALUATOR, describe_layout, step_cluster
 from tf1compat.launch.slurm_task import ENV_PLAN
@@ -95,6 +96,7 @@ class SlurmLauncher:
         self._stop_signal: Optional[int] = None
         self._readers: list[threading.Thread] = []
         self._ended_well = False
+        self.last_errors = LastErrors()
 
     def note(self, text: str) -> None:
         with self._lock:
@@ -142,6 +144,7 @@ class SlurmLauncher:
     def _read(self, stream, sink: TextIO, parse: bool) -> None:
         for raw in iter(stream.readline, b""):
             line = raw.decode("utf-8", "replace").rstrip("\n")
+            self.last_errors.see_prefixed(line)
             with self._changed:
                 # srun's own account of the stop launch asked for after a successful run
                 # ("forcing job termination", "tasks 0,2: Killed") would read as a failure.
@@ -164,7 +167,8 @@ class SlurmLauncher:
             name, rank, node, outcome, how = match.groups()
             self.ended[name] = (outcome, how)
             if outcome == "failed":
-                self.failures.append(f"task {name} (rank {rank} on node {node}) failed: {how}")
+                self.failures.append(f"task {name} (rank {rank} on node {node}) failed: {how}"
+                                     + self.last_errors.after(name))
             return
         match = CANNOT_START.match(line)
         if match:

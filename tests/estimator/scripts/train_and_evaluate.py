@@ -6,7 +6,8 @@ Without TF_CONFIG it trains and evaluates in this process. With TF_CONFIG
 TF_CONFIG per process sets it) every task runs this same script: ps tasks
 serve, chief and workers train asynchronously on the ps, the evaluator
 evaluates each new checkpoint until the last. Each task writes
-`<out_dir>/<task>.json`: its own train steps (counted by a hook), what
+`<out_dir>/<task>.json` (a local folder; --model_dir may be any filesystem TensorFlow
+reads, hdfs:// included): its own train steps (counted by a hook), what
 train_and_evaluate returned, and (chief, local) the checkpoint's variables
 and global step. With --trainers N the first step of each training task
 waits until N of them (chief and workers) have a session, so that every
@@ -93,7 +94,7 @@ def plain(value):
 def last_eval_summary(eval_dir):
     """The step and scalars of the last evaluation the eval dir's event files hold."""
     last = {}
-    for path in sorted(glob.glob(os.path.join(eval_dir, "events.out.tfevents.*"))):
+    for path in sorted(tf.gfile.Glob(os.path.join(eval_dir, "events.out.tfevents.*"))):
         for event in tf.train.summary_iterator(path):
             values = {value.tag: value.simple_value for value in event.summary.value
                       if value.HasField("simple_value")}

@@ -13,15 +13,18 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.MiniDFSCluster.DataNodeProperties;
 
 /**
- * A MiniDFSCluster for the tf1compat HDFS tests, bound to 127.0.0.1 only.
+ * A MiniDFSCluster for the tf1compat HDFS tests, bound to one address only: 127.0.0.1, or
+ * the {@code --bind-host} given (a bridge address that network namespaces reach, so that
+ * processes "on other nodes" read it as a remote cluster).
  *
- * <p>Prints one line {@code MINIDFS_READY port=N url=hdfs://127.0.0.1:N datanodes=K
+ * <p>Prints one line {@code MINIDFS_READY port=N url=hdfs://HOST:N datanodes=K
  * startup_ms=T} on stdout once the cluster is active, then reads commands from stdin,
  * one per line, and answers each with a line starting with {@code OK} or {@code ERR}:
  *
  * <ul>
  *   <li>{@code ping}
  *   <li>{@code stop-datanode N} (keeps its data and port so it can come back)
+ *   <li>{@code declare-dead N} (a stopped DataNode declared dead at the NameNode now)
  *   <li>{@code restart-datanode N}
  *   <li>{@code shutdown}
  * </ul>
@@ -30,6 +33,7 @@ import org.apache.hadoop.hdfs.MiniDFSCluster.DataNodeProperties;
  * JVM is left behind holding ports.
  *
  * <p>Options: {@code --port N} (NameNode RPC port, 0 = pick a free one),
+ * {@code --bind-host HOST} (an IPv4 address of this machine; default 127.0.0.1),
  * {@code --datanodes K} (default 2), {@code --block-size BYTES} (default 1 MiB, so a few
  * MiB already span several blocks), {@code --base-dir DIR} (storage; default a temp dir).
  */
@@ -63,15 +67,17 @@ public final class MiniDfsServer {
     int datanodes = 2;
     long blockSize = 1L << 20;
     String baseDir = null;
+    String host = "127.0.0.1";
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--port" -> port = Integer.parseInt(args[++i]);
         case "--datanodes" -> datanodes = Integer.parseInt(args[++i]);
         case "--block-size" -> blockSize = Long.parseLong(args[++i]);
         case "--base-dir" -> baseDir = args[++i];
+        case "--bind-host" -> host = args[++i];
         default -> {
           System.err.println("unknown argument: " + args[i]
-              + "; accepted: --port N --datanodes K --block-size BYTES --base-dir DIR");
+              + "; accepted: --port N --bind-host HOST --datanodes K --block-size BYTES --base-dir DIR");
           System.exit(2);
         }
       }
@@ -82,40 +88,74 @@ public final class MiniDfsServer {
     }
 
     long start = System.nanoTime();
-    Configuration conf = loopbackConf(baseDir, blockSize, Math.min(2, datanodes));
+    Configuration conf = boundConf(host, baseDir, blockSize, Math.min(2, datanodes));
+
+    boolean loopback = host.equals("127.0.0.1");
+    int replication = Math.min(2, datanodes);
+    // MiniDFSCluster advertises its NameNode at 127.0.0.1 whatever the configuration says,
+    // and a NameNode records each DataNode at the address the DataNode called it from. So
+    // for another host the NameNode listens on every address, and the DataNodes start after
+    // it, told to call it at HOST: they register as HOST, which other namespaces reach.
+    conf.set("dfs.namenode.rpc-bind-host", loopback ? host : "0.0.0.0");
     MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, new File(baseDir))
-        .numDataNodes(datanodes)
+        .numDataNodes(loopback ? datanodes : 0)
         .nameNodePort(port)
         .format(true)
         .manageNameDfsDirs(true)
         .checkDataNodeAddrConfig(true)
         .build();
+    if (!loopback) {
+      // Built without DataNodes, the NameNode took replication 0 as its default: restart it
+      // with the real one (same port, same storage).
+      cluster.getConfiguration(0).setInt("dfs.replication", replication);
+      cluster.restartNameNode(false);
+      conf.setInt("dfs.replication", replication);
+      String address = host + ":" + cluster.getNameNodePort();
+      conf.set("fs.defaultFS", "hdfs://" + address);
+      conf.set("dfs.namenode.rpc-address", address);
+      conf.set("dfs.datanode.hostname", host);
+      conf.setBoolean("dfs.namenode.datanode.registration.ip-hostname-check", false);
+      cluster.startDataNodes(conf, datanodes, null, true, null, null, null, null, null, false,
+          true, true, null, null, null);
+    }
     cluster.waitActive();
+    waitRegistered(cluster);
     long startupMs = (System.nanoTime() - start) / 1_000_000;
 
     MiniDfsServer server = new MiniDfsServer(cluster, ownsBaseDir ? new File(baseDir) : null);
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownQuietly, "minidfs-stop"));
 
     int nnPort = cluster.getNameNodePort();
-    System.out.println("MINIDFS_READY port=" + nnPort + " url=hdfs://127.0.0.1:" + nnPort
+    System.out.println("MINIDFS_READY port=" + nnPort + " url=hdfs://" + host + ":" + nnPort
         + " datanodes=" + datanodes + " startup_ms=" + startupMs);
     System.out.flush();
     server.serveCommands();
     System.exit(0);
   }
 
-  /** Everything on 127.0.0.1, ephemeral ports, small blocks, replication 2. */
-  private static Configuration loopbackConf(String baseDir, long blockSize, int replication) {
+  /** Until every DataNode has registered (waitActive can return before late starters did). */
+  private static void waitRegistered(MiniDFSCluster cluster) throws InterruptedException {
+    long deadline = System.nanoTime() + 120_000_000_000L;
+    while (cluster.getDataNodes().stream().anyMatch(dn -> dn.getDatanodeId() == null)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("DataNodes not registered within 120 s");
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  /** Everything on {@code host}, ephemeral ports, small blocks, replication 2. */
+  private static Configuration boundConf(String host, String baseDir, long blockSize,
+      int replication) {
     Configuration conf = new Configuration();
     conf.set("hadoop.tmp.dir", baseDir);
-    conf.set("dfs.namenode.rpc-bind-host", "127.0.0.1");
-    conf.set("dfs.namenode.http-address", "127.0.0.1:0");
-    conf.set("dfs.namenode.https-address", "127.0.0.1:0");
-    conf.set("dfs.namenode.secondary.http-address", "127.0.0.1:0");
+    conf.set("dfs.namenode.http-address", host + ":0");
+    conf.set("dfs.namenode.https-address", host + ":0");
+    conf.set("dfs.namenode.secondary.http-address", host + ":0");
     // checkDataNodeAddrConfig(true) makes MiniDFSCluster keep these instead of its own.
-    conf.set("dfs.datanode.address", "127.0.0.1:0");
-    conf.set("dfs.datanode.http.address", "127.0.0.1:0");
-    conf.set("dfs.datanode.ipc.address", "127.0.0.1:0");
+    conf.set("dfs.datanode.address", host + ":0");
+    conf.set("dfs.datanode.http.address", host + ":0");
+    conf.set("dfs.datanode.ipc.address", host + ":0");
     conf.setLong("dfs.blocksize", blockSize);
     conf.setLong("dfs.namenode.fs-limits.min-block-size", Math.min(blockSize, 1L << 20));
     conf.setInt("dfs.replication", replication);
@@ -124,7 +164,7 @@ public final class MiniDfsServer {
     conf.setInt("dfs.heartbeat.interval", 1);
     conf.setInt("dfs.namenode.safemode.extension", 0);
     conf.setBoolean("dfs.namenode.redundancy.considerLoad", false);
-    // Clients on this machine reach DataNodes by the loopback IP they registered with.
+    // Clients reach DataNodes by the IP they registered with (the bound host).
     conf.setBoolean("dfs.client.use.datanode.hostname", false);
     conf.setBoolean("dfs.datanode.use.datanode.hostname", false);
     return conf;
@@ -173,6 +213,18 @@ public final class MiniDfsServer {
         stopped.put(index, props);
         return "OK stopped datanode " + index + " " + name;
       }
+      case "declare-dead": {
+        // What the NameNode does itself once a DataNode's heartbeats have been missing for
+        // twice dfs.namenode.heartbeat.recheck-interval (10.5 minutes by default): from then
+        // on no new block is placed on it and its replicas are no longer offered to readers.
+        int index = datanodeIndex(words);
+        DataNodeProperties props = stopped.get(index);
+        if (props == null) {
+          return "ERR datanode " + index + " was not stopped by stop-datanode";
+        }
+        cluster.setDataNodeDead(props.getDatanode().getDatanodeId());
+        return "OK declared dead datanode " + index;
+      }
       case "restart-datanode": {
         int index = datanodeIndex(words);
         DataNodeProperties props = stopped.remove(index);
@@ -188,7 +240,7 @@ public final class MiniDfsServer {
         return "OK shutdown";
       default:
         return "ERR unknown command " + words[0]
-            + "; accepted: ping, stop-datanode N, restart-datanode N, shutdown";
+            + "; accepted: ping, stop-datanode N, declare-dead N, restart-datanode N, shutdown";
     }
   }
 
