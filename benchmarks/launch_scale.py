@@ -118,32 +118,35 @@ def fit(sizes: list[int], values: list[float]) -> tuple[float, float]:
 
 def report(results: dict[int, dict]) -> str:
     sizes = sorted(results)
-    columns = [("started_s", "grant → every task started (s)", "{:.2f}"),
-               ("up_s", "grant → every server up (s)", "{:.1f}"),
-               ("wall_s", "run wall (s)", "{:.1f}"),
-               ("tf_config_bytes", "TF_CONFIG (bytes/task)", "{:.0f}"),
-               ("flags_bytes", "--ps_hosts+--worker_hosts (bytes)", "{:.0f}"),
-               ("ports_per_node", "ports per node", "{:.0f}"),
-               ("launcher_cpu_s", "launch + srun CPU (s)", "{:.2f}"),
-               ("lines", "output lines parsed", "{:.0f}")]
-    rows = ["| tasks | " + " | ".join(title for _, title, _ in columns) + " |",
+    # (key, title, format, extrapolated): start-up and wall are N TensorFlow starts sharing this
+    # machine's cores, which on a cluster happen on N machines: not extrapolated.
+    columns = [("started_s", "grant → every task started (s)", "{:.2f}", True),
+               ("up_s", "grant → every server up (s)", "{:.1f}", False),
+               ("wall_s", "run wall (s)", "{:.1f}", False),
+               ("tf_config_bytes", "TF_CONFIG (bytes/task)", "{:.0f}", True),
+               ("flags_bytes", "--ps_hosts+--worker_hosts (bytes)", "{:.0f}", True),
+               ("ports_per_node", "ports per node", "{:.0f}", False),
+               ("launcher_cpu_s", "launch + srun CPU (s)", "{:.2f}", True),
+               ("lines", "output lines parsed", "{:.0f}", True)]
+    rows = ["| tasks | " + " | ".join(title for _, title, _, _ in columns) + " |",
             "|---:|" + "---:|" * len(columns)]
     for size in sizes:
         rows.append(f"| {size} | " + " | ".join(form.format(results[size][key])
-                                                 for key, _, form in columns) + " |")
+                                                 for key, _, form, _ in columns) + " |")
+    formulas = {key: fit(sizes, [results[n][key] for n in sizes])
+                for key, _, _, extrapolated in columns if extrapolated}
     for size in (100, 1000):
-        cells = []
-        for key, _, form in columns:
-            a, b = fit(sizes, [results[n][key] for n in sizes])
-            cells.append(form.format(a + b * size) if key != "ports_per_node" else "1")
+        cells = [form.format(formulas[key][0] + formulas[key][1] * size) if key in formulas
+                 else "—" for key, _, form, _ in columns]
         rows.append(f"| {size} (fit) | " + " | ".join(cells) + " |")
     lines = ["\n".join(rows), ""]
-    for key, _, _ in columns:
-        a, b = fit(sizes, [results[n][key] for n in sizes])
+    for key, (a, b) in formulas.items():
         lines.append(f"- {key} ≈ {a:.3g} + {b:.3g}·N")
-    a, b = fit(sizes, [results[n]["tf_config_bytes"] for n in sizes])
+    a, b = formulas["tf_config_bytes"]
     lines.append(f"- TF_CONFIG reaches Linux's {MAX_ARG_STRLEN}-byte limit on one environment "
-                 f"string (MAX_ARG_STRLEN) at N ≈ {(MAX_ARG_STRLEN - a) / b:,.0f} tasks")
+                 f"string (MAX_ARG_STRLEN) at N ≈ {(MAX_ARG_STRLEN - a) / b:,.0f} tasks with "
+                 f"these 2-character node names; each more character of a node's name adds a "
+                 f"byte per task (N ≈ {(MAX_ARG_STRLEN - a) / (b + 28):,.0f} at 30 characters)")
     return "\n".join(lines)
 
 

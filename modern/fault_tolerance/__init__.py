@@ -14,7 +14,7 @@ writing leaves a torn file. `BackupAndRestore` here keeps Keras's contract
   small `latest.json`: a process killed at any instant leaves the previous
   backup intact (nothing that was saved is lost);
 - `backup_dir` may be on any filesystem TensorFlow reads, `hdfs://` included
-  (`modern.backup_files`), as workers on several machines need;
+  (`modern.fault_tolerance._files`), as workers on several machines need;
 - the per-epoch logs of every finished epoch are kept with the backup, so
   `callback.history` is the whole run's history across restarts.
 
@@ -32,7 +32,7 @@ from typing import Any, Optional
 
 import keras
 
-from modern import backup_files as files
+from modern.fault_tolerance import _files as files
 from tf1compat.shared.cluster_spec import Cluster
 
 _LATEST = "latest.json"
