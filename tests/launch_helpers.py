@@ -102,6 +102,17 @@ def finish(process: subprocess.Popen, timeout: float, lines: list) -> int:
     return process.returncode
 
 
+def run_to_end(process: subprocess.Popen, timeout: float) -> tuple[int, list[str]]:
+    """`finish`, then whatever of the run is left killed: (exit status, output lines)."""
+    lines: list[str] = []
+    try:
+        status = finish(process, timeout, lines)
+    finally:
+        kill_group(process)
+        kill_tasks(lines)
+    return status, lines
+
+
 def kill_group(process: subprocess.Popen) -> None:
     """Last resort in a finally: the launcher's group and every task it reported."""
     for sig in (signal.SIGTERM, signal.SIGKILL):

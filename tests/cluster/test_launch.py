@@ -12,7 +12,7 @@ import socket
 import pytest
 
 from isolated import run_cli
-from launch_helpers import (alive, finish, kill_group, kill_tasks, read_until, start,
+from launch_helpers import (alive, finish, kill_group, kill_tasks, read_until, run_to_end, start,
                             task_pids, wait_gone, write_script)
 
 
@@ -106,12 +106,8 @@ def test_a_task_that_raised_is_named_with_its_exception(tmp_path):
             raise NameNodeUnreachable("cannot connect to 10.0.0.9:8020")
         time.sleep(3600)
     """)
-    process, lines = start("--ps", "1", "--workers", "1", "--grace", "2", str(script)), []
-    try:
-        status = finish(process, 60, lines)
-    finally:
-        kill_group(process)
-        kill_tasks(lines)
+    status, lines = run_to_end(start("--ps", "1", "--workers", "1", "--grace", "2", str(script)),
+                               60)
     errors = [line for line in lines if line.startswith("tf1compat: error")]
     assert status == 1 and errors == [
         "tf1compat: error: task worker:0 failed: exit code 1, after NameNodeUnreachable: cannot "

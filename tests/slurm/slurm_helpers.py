@@ -11,6 +11,7 @@ from pathlib import Path
 
 from budgets import budget, describe
 from isolated import REPO_ROOT
+from launch_helpers import STARTED, finish, kill_group, kill_tasks, read_until
 
 # A test's runs carry this variable (a fresh value each run): any process that still has it
 # once the run is over was left behind, whoever its parent.
@@ -36,6 +37,33 @@ def salloc_launch(cluster, ntasks: int, *launch_args: str, env: dict | None = No
          "launch", *launch_args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         cwd=str(REPO_ROOT), env=env if env is not None else launch_env(cluster),
         start_new_session=True)
+
+
+def losing_a_node(cluster, ntasks: int, launch_args: list[str], env: dict, after: str,
+                  task: str = "worker:1") -> tuple[list[str], str]:
+    """`salloc --no-kill --nodes=3 --ntasks=N tf1compat launch ARGS` on the namespaced cluster;
+    once a line matches `after`, the node `task` runs on is killed (tests/slurm/netns_cluster.py,
+    `kill_node`). Waits for launch to succeed, brings the node back; (output lines, lost node).
+    The node must run `task` alone, so that the tasks still fit on the nodes left."""
+    command = ["salloc", "--no-kill", "--nodes=3", f"--ntasks={ntasks}", sys.executable, "-m",
+               "tf1compat.cli.main", "launch", *launch_args]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, cwd=str(REPO_ROOT), env=env, start_new_session=True)
+    lines, lost = [], None
+    try:
+        read_until(process, after, 240, lines)
+        nodes = {name: address.split(":")[0] for name, _, address in
+                 STARTED.findall("\n".join(lines))}
+        lost = nodes[task]
+        assert list(nodes.values()).count(lost) == 1, nodes
+        cluster.kill_node(lost)
+        assert finish(process, 300, lines) == 0, "\n".join(lines[-60:])
+    finally:
+        kill_group(process)
+        kill_tasks(lines)
+        if lost is not None:
+            cluster.revive_node(lost)
+    return lines, lost
 
 
 def marked_processes(mark: str) -> list[int]:

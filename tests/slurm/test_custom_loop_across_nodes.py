@@ -15,7 +15,7 @@ import pytest
 
 from budgets import budget
 from isolated import REPO_ROOT
-from launch_helpers import finish, kill_group, kill_tasks, start, write_script
+from launch_helpers import run_to_end, start, write_script
 from slurm_helpers import launch_env, wait_until_empty
 
 pytestmark = [pytest.mark.slurm, pytest.mark.cluster]
@@ -70,12 +70,8 @@ def _results(lines) -> dict:
 def test_a_custom_loop_across_two_nodes_on_the_slurm_resolver_gives_the_local_runs_weights(
         netns_slurm, tmp_path):
     script = write_script(tmp_path, "loop.py", SCRIPT)
-    process, lines = start("--workers", "2", "--grace", "3", str(script)), []
-    try:
-        assert finish(process, 180, lines) == 0, "\n".join(lines[-40:])
-    finally:
-        kill_group(process)
-        kill_tasks(lines)
+    status, lines = run_to_end(start("--workers", "2", "--grace", "3", str(script)), 180)
+    assert status == 0, "\n".join(lines[-40:])
     local = _results(lines)
     env = launch_env(netns_slurm, {"CUDA_VISIBLE_DEVICES": ""})
     done = subprocess.run(["srun", "--nodes=2", "--ntasks=2", "--job-name=loop", sys.executable,

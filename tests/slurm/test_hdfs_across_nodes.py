@@ -8,19 +8,15 @@ from the last checkpoint must all end with the weights of the local `launch` run
 """
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from launch_helpers import finish, kill_group, kill_tasks, read_until, start
+from launch_helpers import finish, kill_group, kill_tasks, read_until, run_to_end, start
 from launch_scripts import turns_results
-from slurm_helpers import RUN_MARK, launch_env, marked_processes, salloc_launch, \
-    wait_until_empty
-
-from isolated import REPO_ROOT
+from slurm_helpers import RUN_MARK, launch_env, losing_a_node, marked_processes, \
+    salloc_launch, wait_until_empty
 
 pytestmark = [pytest.mark.slurm, pytest.mark.cluster, pytest.mark.hdfs]
 
@@ -58,12 +54,8 @@ def _job_args(dfs, rows_url, checkpoints: str, *extra: str) -> list[str]:
 @pytest.fixture(scope="module")
 def local_weights(netns_minidfs, rows_url):
     """The same job through the local `launch`, on the host, reading the same hdfs://."""
-    process, lines = start(*LAYOUT, *_job_args(netns_minidfs, rows_url, "local")), []
-    try:
-        assert finish(process, 240, lines) == 0, "\n".join(lines[-60:])
-    finally:
-        kill_group(process)
-        kill_tasks(lines)
+    status, lines = run_to_end(start(*LAYOUT, *_job_args(netns_minidfs, rows_url, "local")), 240)
+    assert status == 0, "\n".join(lines[-60:])
     found = turns_results(lines)
     assert found["worker:0"] == found["worker:1"] and found["worker:0"]["global_step"] == STEPS
     return found["worker:0"]
@@ -122,24 +114,10 @@ def test_a_lost_node_restarts_tf1_training_from_the_last_hdfs_checkpoint(
     repeated, and the weights are the uninterrupted run's."""
     env = launch_env(netns_slurm)
     # 4 slots on 3 nodes (2, 1, 1): the 3 tasks still fit once worker:1's node is gone
-    command = ["salloc", "--no-kill", "--nodes=3", "--ntasks=4", sys.executable, "-m",
-               "tf1compat.cli.main", "launch", "--slurm", *LAYOUT, "--max-restarts", "1",
-               *_job_args(netns_minidfs, rows_url, "lost-node", "--pause", "0.3")]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, cwd=str(REPO_ROOT), env=env, start_new_session=True)
-    lines, lost = [], None
-    try:
-        read_until(process, r"^\[worker:1\] turn 11 attempt 1$", 240, lines)
-        nodes = dict(STARTED.findall("\n".join(lines)))
-        lost = nodes["worker:1"]
-        assert list(nodes.values()).count(lost) == 1, nodes
-        netns_slurm.kill_node(lost)
-        assert finish(process, 300, lines) == 0, "\n".join(lines[-60:])
-    finally:
-        kill_group(process)
-        kill_tasks(lines)
-        if lost is not None:
-            netns_slurm.revive_node(lost)
+    lines, lost = losing_a_node(
+        netns_slurm, 4, ["--slurm", *LAYOUT, "--max-restarts", "1",
+                         *_job_args(netns_minidfs, rows_url, "lost-node", "--pause", "0.3")],
+        env, after=r"^\[worker:1\] turn 11 attempt 1$")
     text = "\n".join(lines)
     assert f"leaving out the lost node(s) {lost}" in text
     turns = [(int(attempt), int(turn)) for turn, attempt in
@@ -163,14 +141,9 @@ def test_an_unreachable_namenode_is_named_in_the_one_error_line_and_nothing_is_l
         netns_slurm, netns_minidfs, tmp_path):
     closed = f"hdfs://{netns_slurm.controller_address}:9/across-nodes/rows.csv"
     env = launch_env(netns_slurm)
-    process, lines = salloc_launch(
+    status, lines = run_to_end(salloc_launch(
         netns_slurm, 3, "--slurm", *LAYOUT, "--run-args=--no-report", str(SCRIPT), "--data",
-        closed, "--checkpoint_dir", str(tmp_path / "checkpoints"), env=env, nodes=3), []
-    try:
-        status = finish(process, 120, lines)
-    finally:
-        kill_group(process)
-        kill_tasks(lines)
+        closed, "--checkpoint_dir", str(tmp_path / "checkpoints"), env=env, nodes=3), 120)
     errors = [line for line in lines if line.startswith("tf1compat: error")]
     assert status == 1 and len(errors) == 1, "\n".join(lines[-40:])
     assert re.fullmatch(

@@ -14,12 +14,11 @@ import pytest
 
 from estimator.clusters import SCRIPT, results
 from launch_scripts import TURNS, TUTORIAL, tf115_turns, turns_results
-from launch_helpers import (finish, kill_group, kill_tasks, read_until, start, task_pids,
+from launch_helpers import (finish, kill_group, kill_tasks, start, task_pids,
                             write_script)
-from slurm_helpers import RUN_MARK, launch_env, marked_processes, salloc_launch, \
-    wait_until_empty
+from slurm_helpers import RUN_MARK, launch_env, losing_a_node, marked_processes, \
+    salloc_launch, wait_until_empty
 
-from isolated import REPO_ROOT
 
 pytestmark = [pytest.mark.slurm, pytest.mark.cluster]
 
@@ -152,24 +151,11 @@ def test_a_lost_node_is_left_out_and_training_resumes_from_the_hdfs_backup(
     env = launch_env(netns_slurm)
     log = tmp_path / "epochs.jsonl"
     backup = f"{netns_minidfs.url}/lost-node-backup/{tmp_path.name}"
-    command = ["salloc", "--no-kill", "--nodes=3", "--ntasks=3", sys.executable, "-m",
-               "tf1compat.cli.main", "launch", "--slurm", "--workers", "2", "--max-restarts",
-               "1", "--grace", "3", "-m", "examples.distributed_tf2", "mwms", "--epochs", "4",
-               "--pause", "2", "--result-dir", str(tmp_path / "results"), "--backup-dir",
-               backup, "--epoch-log", str(log)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, cwd=str(REPO_ROOT), env=env, start_new_session=True)
-    lines, lost = [], None
-    try:
-        read_until(process, r"\[worker:0\] epoch 1 done", 240, lines)
-        lost = _nodes_of(lines)["worker:1"]
-        netns_slurm.kill_node(lost)
-        assert finish(process, 300, lines) == 0, "\n".join(lines[-60:])
-    finally:
-        kill_group(process)
-        kill_tasks(lines)
-        if lost is not None:
-            netns_slurm.revive_node(lost)
+    lines, lost = losing_a_node(
+        netns_slurm, 3, ["--slurm", "--workers", "2", "--max-restarts", "1", "--grace", "3", "-m",
+                         "examples.distributed_tf2", "mwms", "--epochs", "4", "--pause", "2",
+                         "--result-dir", str(tmp_path / "results"), "--backup-dir", backup,
+                         "--epoch-log", str(log)], env, after=r"\[worker:0\] epoch 1 done")
     text = "\n".join(lines)
     assert f"leaving out the lost node(s) {lost}" in text
     second = dict(re.findall(r"started (\w+:\d) pid \d+ at (n\d):\d+ \(rank \d on node \S+, "
