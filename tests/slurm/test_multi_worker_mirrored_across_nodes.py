@@ -1,9 +1,12 @@
-"""A TF2 custom training loop under MultiWorkerMirroredStrategy across two namespaced Slurm
-nodes (tests/slurm/netns_cluster.py), started by plain `srun` and built on
-`modern.slurm_cluster_resolver()`, against the same loop under local `launch` (TF_CONFIG).
+"""TF2 MultiWorkerMirroredStrategy across two namespaced Slurm nodes
+(tests/slurm/netns_cluster.py), against the same job under local `launch`:
 
-Each replica trains on its own rows (seeded by its rank) and the gradients are summed across
-the replicas every step, so both runs must end with the same weights on both workers.
+- a custom training loop started by plain `srun`, built on `modern.slurm_cluster_resolver()`
+  (TF_CONFIG's resolver under launch); each replica trains on its own rows (seeded by its
+  rank), the gradients summed across the replicas every step;
+- Keras `fit` (examples/distributed_tf2.py, seeded) through `launch --slurm`.
+
+Both runs of each must end with the same weights and losses.
 """
 
 import json
@@ -16,7 +19,7 @@ import pytest
 from budgets import budget
 from isolated import REPO_ROOT
 from launch_helpers import run_to_end, start, write_script
-from slurm_helpers import launch_env, wait_until_empty
+from slurm_helpers import launch_env, salloc_launch, wait_until_empty
 
 pytestmark = [pytest.mark.slurm, pytest.mark.cluster]
 
@@ -90,4 +93,34 @@ def test_a_custom_loop_across_two_nodes_on_the_slurm_resolver_gives_the_local_ru
                                    atol=1e-7)
     assert across[0]["weights"] == across[1]["weights"]  # one model, kept in step
     assert across[0]["losses"][-1] < across[0]["losses"][0]
+    assert wait_until_empty(netns_slurm.queue, 10) == []
+
+
+def _fit_results(folder) -> dict:
+    return {name: json.loads((folder / f"{name}.json").read_text())
+            for name in ("worker-0", "worker-1")}
+
+
+def test_keras_fit_across_two_nodes_gives_the_local_runs_losses_and_weights(netns_slurm,
+                                                                            tmp_path):
+    job = ["--grace", "3", "-m", "examples.distributed_tf2", "mwms", "--epochs", "2"]
+    status, lines = run_to_end(start("--workers", "2", *job, "--result-dir",
+                                     str(tmp_path / "local"), "--backup-dir",
+                                     str(tmp_path / "local-backup")), 240)
+    assert status == 0, "\n".join(lines[-40:])
+    env = launch_env(netns_slurm)
+    status, lines = run_to_end(salloc_launch(
+        netns_slurm, 2, "--slurm", "--workers", "2", *job, "--result-dir",
+        str(tmp_path / "nodes"), "--backup-dir", str(tmp_path / "nodes-backup"), env=env,
+        nodes=2), 240)
+    assert status == 0, "\n".join(lines[-40:])
+    local, across = _fit_results(tmp_path / "local"), _fit_results(tmp_path / "nodes")
+    for side in (local, across):  # one model, kept in step on both workers
+        assert side["worker-0"]["weights_digests"] == side["worker-1"]["weights_digests"]
+    for worker in ("worker-0", "worker-1"):
+        expected, got = local[worker], across[worker]
+        np.testing.assert_allclose([epoch["loss"] for epoch in got["epochs"]],
+                                   [epoch["loss"] for epoch in expected["epochs"]],
+                                   rtol=1e-5, atol=1e-6)
+        assert abs(got["final_accuracy"] - expected["final_accuracy"]) <= 1 / 360  # one digit
     assert wait_until_empty(netns_slurm.queue, 10) == []
