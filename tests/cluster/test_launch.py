@@ -136,6 +136,18 @@ def test_last_errors_keep_each_tasks_last_exception_line_shortened_to_its_class(
         len(seen.after("evaluator:0")) == len(", after ") + LONGEST + 3
 
 
+def test_each_tasks_started_line_comes_before_its_first_output(tmp_path):
+    """Tests and users find a task's pid in its `started` line once its output shows: the
+    output waits for that line, however soon the task prints."""
+    script = write_script(tmp_path, "early.py", "print('first', flush=True)\n")
+    status, lines = run_to_end(start("--workers", "4", str(script)), 60)
+    assert status == 0, "\n".join(lines)
+    for index in range(4):
+        started = next(i for i, line in enumerate(lines)
+                       if line.startswith(f"tf1compat launch: started worker:{index} pid "))
+        assert started < lines.index(f"[worker:{index}] first"), "\n".join(lines)
+
+
 def test_a_task_killed_by_a_signal_is_reported_with_the_signal(tmp_path):
     script = write_script(tmp_path, "sleep.py", "import time\ntime.sleep(120)\n")
     lines = []

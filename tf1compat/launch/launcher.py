@@ -185,8 +185,12 @@ class Launcher:
 
     def note(self, text: str) -> None:
         with self._write_lock:
-            self.err.write(f"tf1compat launch: {text}\n")
-            self.err.flush()
+            self._write_note(text)
+
+    def _write_note(self, text: str) -> None:
+        """`note`, for a caller that holds the write lock."""
+        self.err.write(f"tf1compat launch: {text}\n")
+        self.err.flush()
 
     def _forward(self, stream, prefix: str, sink: TextIO) -> None:
         for raw in iter(stream.readline, b""):
@@ -254,11 +258,12 @@ class Launcher:
                                         daemon=True)
                        for stream, sink in ((process.stdout, self.out),
                                             (process.stderr, self.err))]
-            for thread in threads:
-                thread.start()
             address = self._address(cluster, job, index)
             self.tasks.append(Task(name, job, index, address, process, threads))
-            self.note(f"started {name} pid {process.pid} at {address}")
+            with self._write_lock:  # the task's first lines wait for the line saying it started
+                for thread in threads:
+                    thread.start()
+                self._write_note(f"started {name} pid {process.pid} at {address}")
 
     # -- stopping ---------------------------------------------------------------
 

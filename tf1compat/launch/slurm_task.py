@@ -127,10 +127,10 @@ def run_task(plan: dict, env: dict) -> int:
     threads = [threading.Thread(target=_forward, args=(stream, f"[{name}] ", sink, lock),
                                 daemon=True)
                for stream, sink in ((process.stdout, sys.stdout), (process.stderr, sys.stderr))]
-    for thread in threads:
-        thread.start()
     step = f"{env.get('SLURM_JOB_ID', '?')}.{env.get('SLURM_STEP_ID', '?')}"
-    with lock:
+    with lock:  # the task's first lines wait for the line saying it started
+        for thread in threads:
+            thread.start()
         note(f"started {name} pid {process.pid} at {address} (rank {rank} on node {node}, "
              f"step {step})")
     grace = float(plan.get("grace", 10.0))
