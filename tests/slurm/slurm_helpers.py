@@ -39,6 +39,13 @@ def salloc_launch(cluster, ntasks: int, *launch_args: str, env: dict | None = No
         start_new_session=True)
 
 
+def nodes_of(lines) -> dict[str, str]:
+    """task -> the node launch started it on, from its `started NAME pid P at NODE:PORT` lines
+    (a restarted task: its latest start)."""
+    return {name: address.split(":")[0] for name, _, address in
+            STARTED.findall("\n".join(lines))}
+
+
 def losing_a_node(cluster, ntasks: int, launch_args: list[str], env: dict, after: str,
                   task: str = "worker:1") -> tuple[list[str], str]:
     """`salloc --no-kill --nodes=3 --ntasks=N tf1compat launch ARGS` on the namespaced cluster;
@@ -52,8 +59,7 @@ def losing_a_node(cluster, ntasks: int, launch_args: list[str], env: dict, after
     lines, lost = [], None
     try:
         read_until(process, after, 240, lines)
-        nodes = {name: address.split(":")[0] for name, _, address in
-                 STARTED.findall("\n".join(lines))}
+        nodes = nodes_of(lines)
         lost = nodes[task]
         assert list(nodes.values()).count(lost) == 1, nodes
         cluster.kill_node(lost)

@@ -15,7 +15,7 @@ import pytest
 
 from launch_helpers import finish, kill_group, kill_tasks, read_until, run_to_end, start
 from launch_scripts import turns_results
-from slurm_helpers import RUN_MARK, launch_env, losing_a_node, marked_processes, \
+from slurm_helpers import RUN_MARK, launch_env, losing_a_node, marked_processes, nodes_of, \
     salloc_launch, wait_until_empty
 
 pytestmark = [pytest.mark.slurm, pytest.mark.cluster, pytest.mark.hdfs]
@@ -23,7 +23,6 @@ pytestmark = [pytest.mark.slurm, pytest.mark.cluster, pytest.mark.hdfs]
 SCRIPT = Path(__file__).with_name("hdfs_turns.py")
 LAYOUT = ("--ps", "1", "--workers", "2", "--tf1-flags", "--grace", "5")
 STEPS, SAVE_STEPS = 24, 4
-STARTED = re.compile(r"started (\w+:\d) pid \d+ at (n\d)[:\s]")
 TURN = re.compile(r"^\[worker:\d\] turn (\d+) attempt (\d+)$")
 
 
@@ -93,7 +92,7 @@ def test_tf1_training_reads_and_checkpoints_hdfs_on_three_nodes_through_a_lost_d
         kill_tasks(lines)
         if stopped:
             netns_minidfs.command("restart-datanode 0")
-    nodes = dict(STARTED.findall("\n".join(lines)))
+    nodes = nodes_of(lines)
     assert sorted(nodes.values()) == ["n1", "n2", "n3"], nodes
     found = turns_results(lines)
     for worker in ("worker:0", "worker:1"):

@@ -16,19 +16,13 @@ from estimator.clusters import SCRIPT, results
 from launch_scripts import TURNS, TUTORIAL, tf115_turns, turns_results
 from launch_helpers import (finish, kill_group, kill_tasks, start, task_pids,
                             write_script)
-from slurm_helpers import RUN_MARK, launch_env, losing_a_node, marked_processes, \
+from slurm_helpers import RUN_MARK, launch_env, losing_a_node, marked_processes, nodes_of, \
     salloc_launch, wait_until_empty
 
 
 pytestmark = [pytest.mark.slurm, pytest.mark.cluster]
 
 LAYOUT = ("--ps", "1", "--workers", "2", "--tf1-flags", "--grace", "5")
-STARTED = re.compile(r"started (\w+:\d) pid \d+ at (n\d)[:\s]")
-
-
-def _nodes_of(lines) -> dict[str, str]:
-    """task -> the node it was started on, from launch's `started ...` lines."""
-    return dict(STARTED.findall("\n".join(lines)))
 
 
 def _ended_clean(cluster, env) -> None:
@@ -67,7 +61,7 @@ def test_tf1_between_graph_across_three_nodes_gives_the_local_runs_numbers(netns
                                    [local[worker]["bias"], local[worker]["loss"]],
                                    rtol=1e-5, atol=1e-6)
     # one task per node, each started at its node's name
-    started = _nodes_of(slurm_lines)
+    started = nodes_of(slurm_lines)
     assert sorted(started.values()) == ["n1", "n2", "n3"], started
     # each server listens on its own node's address, and on no other
     listens = {m.group(1): ast.literal_eval(m.group(2)) for m in (
@@ -93,7 +87,7 @@ def test_keras_multi_worker_across_two_nodes_ends_with_identical_weights(netns_s
     finally:
         kill_group(process)
         kill_tasks(lines)
-    assert sorted(_nodes_of(lines).values()) == ["n1", "n2"], lines[-40:]
+    assert sorted(nodes_of(lines).values()) == ["n1", "n2"], lines[-40:]
     first, second = np.load(out / "worker-0.npz"), np.load(out / "worker-1.npz")
     for name in first.files:
         np.testing.assert_array_equal(first[name], second[name])
@@ -122,7 +116,7 @@ def test_train_and_evaluate_across_three_nodes_with_its_model_dir_on_hdfs(
     finally:
         kill_group(process)
         kill_tasks(lines)
-    nodes = _nodes_of(lines)
+    nodes = nodes_of(lines)
     assert set(nodes.values()) == {"n1", "n2", "n3"}, nodes
     found = results(tmp_path, ("chief-0", "worker-0", "evaluator-0"))
     chief, evaluator = found["chief-0"], found["evaluator-0"]

@@ -192,12 +192,12 @@ class Launcher:
         self.err.write(f"tf1compat launch: {text}\n")
         self.err.flush()
 
-    def _forward(self, stream, prefix: str, sink: TextIO) -> None:
+    def _forward(self, stream, name: str, sink: TextIO) -> None:
         for raw in iter(stream.readline, b""):
             line = raw.decode("utf-8", "replace").rstrip("\n")
-            self.last_errors.see(prefix[1:-2], line)
+            self.last_errors.see(name, line)
             with self._write_lock:
-                sink.write(f"{prefix}{line}\n")
+                sink.write(f"[{name}] {line}\n")
                 sink.flush()
         stream.close()
 
@@ -253,8 +253,7 @@ class Launcher:
                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                        stdin=subprocess.DEVNULL, start_new_session=True)
             name = f"{job}:{index}"
-            prefix = f"[{name}] "
-            threads = [threading.Thread(target=self._forward, args=(stream, prefix, sink),
+            threads = [threading.Thread(target=self._forward, args=(stream, name, sink),
                                         daemon=True)
                        for stream, sink in ((process.stdout, self.out),
                                             (process.stderr, self.err))]
