@@ -100,7 +100,7 @@ class BackupAndRestore(keras.callbacks.BackupAndRestore):
 
     def __init__(self, backup_dir: str, save_freq: Any = "epoch",
                  delete_checkpoint: bool = True, keep: int = 2):
-        super().__init__(backup_dir, save_freq=save_freq, double_checkpoint=False,
+        super().__init__(files.native(backup_dir), save_freq=save_freq, double_checkpoint=False,
                          delete_checkpoint=delete_checkpoint)
         self.keep = max(1, int(keep))
         self.history: list[dict[str, float]] = []
@@ -211,6 +211,7 @@ class ClusterCheckpoint:
         resolved = Cluster.coerce(cluster) if cluster is not None else None
         task_type = resolved.task_type if resolved else None
         task_index = resolved.task_index if resolved else None
+        directory = files.native(directory)
         self.checkpoint = checkpoint
         self.directory = directory
         self.is_chief = is_chief_task(task_type, task_index,

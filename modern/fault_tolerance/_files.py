@@ -16,10 +16,18 @@ import shutil
 import tempfile
 from typing import Any
 
+from tf1compat.shared.csv_files import local_path
+
+
+def native(path: str) -> str:
+    """`path` as the functions here take it: a file:// URL as its local path, any other URL
+    (hdfs://namenode:8020/...) as it is."""
+    return local_path(path) or path
+
 
 def is_remote(path: str) -> bool:
-    """A path with a scheme other than file:// (hdfs://namenode:8020/...)."""
-    return "://" in path and not path.startswith("file://")
+    """A URL of a filesystem other than the local one, read through tf.io.gfile."""
+    return local_path(path) is None
 
 
 def _gfile():

@@ -8,6 +8,10 @@ def test_backup_resumes_after_an_interruption_and_survives_a_torn_pointer(tmp_pa
     assert_resumed_from_the_last_backup(interrupted_then_resumed(str(tmp_path / "backup")))
 
 
+def test_a_file_url_backup_folder_is_the_local_folder(tmp_path):
+    assert_resumed_from_the_last_backup(interrupted_then_resumed(f"file://{tmp_path}/backup"))
+
+
 def test_non_chief_workers_do_not_write_the_backup(tmp_path, monkeypatch):
     result = run_json(f"""
         import json, os
