@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import threading
 
+from tf1compat.shared import patches
+
 _lock = threading.Lock()
 _installed = False
 
@@ -80,7 +82,10 @@ def install() -> bool:
 
         _maybe_symbolic_build.__wrapped__ = original_build
         reduce_per_replica.__wrapped__ = original_reduce
-        trainer_class._maybe_symbolic_build = _maybe_symbolic_build
-        keras_trainer.reduce_per_replica = reduce_per_replica
+        with patches.all_or_nothing():
+            patches.replace_attribute("keras.multi-worker-build", trainer_class,
+                                      "_maybe_symbolic_build", lambda _: _maybe_symbolic_build)
+            patches.replace_attribute("keras.reduce-per-replica", keras_trainer,
+                                      "reduce_per_replica", lambda _: reduce_per_replica)
         _installed = True
         return True

@@ -21,10 +21,12 @@ import threading
 import traceback
 from typing import Optional
 
+from tf1compat.shared import patches
 from tf1compat.shared.import_watch import when_imported
 from tf1compat.shared.tf_internals import EAGER_CONTEXT
 
 _CONTEXT_MODULE = EAGER_CONTEXT.module
+WATCH = "tf.eager-context-watch"  # its declaration in tf1compat.shared.patch_table
 _lock = threading.Lock()
 _first_initializer: Optional[str] = None
 
@@ -68,26 +70,24 @@ def _describe(stack: list[traceback.FrameSummary]) -> str:
 
 
 def _watch_context_class(context_module) -> None:
-    """Wraps `Context.ensure_initialized` to note its first caller (a runtime started
-    already just restores the original at the next call)."""
-    context_class = context_module.Context
-    original = context_class.ensure_initialized
-    if getattr(original, "_tf1compat_watch", False):
-        return
+    """Wraps `Context.ensure_initialized` to note its first caller (the registry's
+    "tf.eager-context-watch"; a runtime started already undoes it at the next call)."""
 
-    def ensure_initialized(self):
-        global _first_initializer
-        if self._context_handle is None:
-            with _lock:
-                if _first_initializer is None:
-                    _first_initializer = _describe(traceback.extract_stack()[:-1])
-        result = original(self)
-        if self._context_handle is not None:
-            context_class.ensure_initialized = original  # one note is enough
-        return result
+    def wrap(original):
+        def ensure_initialized(self):
+            global _first_initializer
+            if self._context_handle is None:
+                with _lock:
+                    if _first_initializer is None:
+                        _first_initializer = _describe(traceback.extract_stack()[:-1])
+            result = original(self)
+            if self._context_handle is not None:
+                patches.undo(WATCH)  # one note is enough
+            return result
 
-    ensure_initialized._tf1compat_watch = True
-    context_class.ensure_initialized = ensure_initialized
+        return ensure_initialized
+
+    patches.replace_attribute(WATCH, context_module.Context, "ensure_initialized", wrap)
 
 
 def install_watch() -> None:

@@ -78,6 +78,13 @@ def test_no_module_imports_a_private_module_of_another_package(graph):
     assert not bad, "private modules are their package's own:\n" + "\n".join(bad)
 
 
+def test_the_process_toolkit_imports_nothing_of_the_project(graph):
+    """run, launch and the corpus stand on it; it stands on the standard library alone."""
+    bad = [str(edge) for edge in graph if _within(edge.importer, ("tf1compat.process",))
+           and not _within(edge.target, ("tf1compat.process",))]
+    assert not bad, "tf1compat.process must import only itself:\n" + "\n".join(bad)
+
+
 def test_there_are_no_import_circles(graph):
     found = cycles(graph)
     described = []
@@ -127,7 +134,7 @@ TOP_LEVEL = {
     "tf1compat": {"__init__", "cluster", "compat_session", "layers", "placement", "rnn_cell",
                   "session_defaults", "tf0_names", "towers", "input_pipeline", "shared", "cli",
                   "contrib", "estimator", "hdfs", "launch", "migrate", "runner", "tutorials",
-                  "census", "corpus", "surface", "notebook", "keras2"},
+                  "census", "corpus", "surface", "notebook", "keras2", "process"},
     "modern": {"__init__", "_py_guard", "cluster", "code_text", "config", "devices",
                "distribute", "fault_tolerance", "input_pipeline", "inventory",
                "keras_multi_worker", "layer_placement", "placement", "planning", "runtime", "slurm",

@@ -18,17 +18,22 @@ from internals_absent import entries, make_absent
 from tf1compat.shared import tf_internals
 from tf1compat.shared.tf_internals import DECLARED
 
-from .tf_internal_uses import OTHER_LIBRARIES, PYTHON_PRIVATES, all_uses, covers
+from tf1compat.shared import library_internal_table
+
+from .tf_internal_uses import PYTHON_PRIVATES, all_uses, covers
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = "tf1compat/shared/tf_internal_table.py"
+LIBRARY_TABLE = "tf1compat/shared/library_internal_table.py"
+OTHER_LIBRARIES = {name for internal in library_internal_table.DECLARED
+                   for name in internal.attribute_names}
 LOCATIONS = [location for internal in DECLARED for location in internal.locations]
 ATTRIBUTES = {location.rpartition(".")[2] for location in LOCATIONS}
 
 
 @pytest.fixture(scope="module")
 def uses():
-    return all_uses(ROOT, skip=(TABLE,))
+    return all_uses(ROOT, skip=(TABLE, LIBRARY_TABLE))
 
 
 def test_every_private_tensorflow_module_name_used_is_declared(uses):
@@ -45,7 +50,7 @@ def test_every_private_attribute_of_another_library_is_declared_or_named(uses):
                       if use.name not in defined and use.name not in PYTHON_PRIVATES
                       and use.name not in OTHER_LIBRARIES and use.name not in ATTRIBUTES})
     assert not unknown, ("private attributes the project does not define: declare TensorFlow's "
-                         f"in {TABLE}, name other libraries' in tf_internal_uses.OTHER_LIBRARIES:\n"
+                         f"in {TABLE}, other libraries' in {LIBRARY_TABLE}:\n"
                          + "\n".join(unknown))
 
 
@@ -113,10 +118,20 @@ def test_resolve_and_patch_go_through_the_declaration(monkeypatch):
     from tensorflow.python.framework import error_interpolation
 
     assert original is error_interpolation._build_node_error_message
+    from tf1compat.shared import patches
+
     monkeypatch.setattr(error_interpolation, "_build_node_error_message", original)
-    returned = tf_internals.patch(internal, lambda f: lambda op: ("wrapped", f))
-    assert returned is original
-    assert error_interpolation._build_node_error_message(None) == ("wrapped", original)
+    try:
+        returned = tf_internals.patch("tf.node-error-message",
+                                      lambda f: lambda op: ("wrapped", f))
+        assert returned is original
+        assert error_interpolation._build_node_error_message(None) == ("wrapped", original)
+        # made once: a second call changes nothing and returns the same original
+        assert tf_internals.patch("tf.node-error-message", lambda f: "twice") is original
+        assert error_interpolation._build_node_error_message(None) == ("wrapped", original)
+    finally:
+        assert patches.undo("tf.node-error-message")
+    assert error_interpolation._build_node_error_message is original
     with pytest.raises(ValueError, match="not declared"):
         tf_internals.resolve(internal, "_something_else")
 

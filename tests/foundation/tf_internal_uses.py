@@ -6,7 +6,7 @@ Three kinds of use:
 - a string that names such a module (`"tensorflow.python.eager.context"`);
 - an `_underscore` attribute (or `getattr(x, "_name")`) that the project's own
   code never defines: on a TensorFlow object unless it is listed as another
-  library's (`OTHER_LIBRARIES`) or Python's.
+  library's (declared in `tf1compat.shared.library_internal_table`) or Python's.
 """
 
 from __future__ import annotations
@@ -34,28 +34,6 @@ DOTTED = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)+$")
 # Private names of Python itself.
 PYTHON_PRIVATES = frozenset({"_getframe", "_exit", "_current_frames", "_replace", "_fields",
                              "_asdict", "_make"})
-# Private names of libraries other than TensorFlow, and whose they are.
-OTHER_LIBRARIES = {
-    "_maybe_symbolic_build": "Keras 3 Trainer (modern.keras_multi_worker)",
-    "_collective_all_reduce_multi_worker": "Keras 3 trainer module (modern.keras_multi_worker)",
-    "_initial_epoch": "Keras 3 Model (modern.fault_tolerance)",
-    "_ARGSTACK": "tf_slim.ops.arg_scope (tf1compat.contrib.tf_slim_arg_scope)",
-    "_DECORATED_OPS": "tf_slim.ops.arg_scope (tf1compat.contrib.tf_slim_arg_scope)",
-    "_init_distributed_setting_from_environment_var": "tensorflow-estimator RunConfig",
-    "_distribute_coordinator_mode": "tensorflow-estimator RunConfig",
-    "_initializing": "importlib's module spec (tf1compat.shared.import_watch)",
-    "_distribute_strategy": "Keras 3 Trainer (modern.keras_multi_worker)",
-    "_symbolic_build": "Keras 3 Trainer (modern.keras_multi_worker)",
-    "_current_epoch": "Keras 3 BackupAndRestore (modern.fault_tolerance)",
-    "_last_batch_seen": "Keras 3 BackupAndRestore (modern.fault_tolerance)",
-    "_kernel_initializer": "tf_keras's legacy RNN cells (tf1compat.contrib.cudnn_rnn)",
-    "_kernel": "tf_keras's legacy RNN cells (tf1compat.contrib.rnn)",
-    "_bias": "tf_keras's legacy RNN cells (tf1compat.contrib.rnn)",
-    "_option_string_actions": "argparse.ArgumentParser (tf1compat.cli.script_argv)",
-    "_extra_visit_funcs": "LibCST MatcherDecoratableTransformer (tf1compat.migrate.rules.base)",
-    "_extra_leave_funcs": "LibCST MatcherDecoratableTransformer (tf1compat.migrate.rules.base)",
-    "_matchers": "LibCST MatcherDecoratableTransformer (tf1compat.migrate.rules.base)",
-}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from modern.inventory import DEVICE_ENVIRONMENT
-from tf1compat.cli import onednn
+from tf1compat.cli import doctor_patches, onednn
 from tf1compat.cli import docs_pages
 
 _PACKAGES = ("tf1compat", "tensorflow", "keras", "tf_keras", "numpy", "protobuf",
@@ -118,6 +118,8 @@ def collect(environ: dict[str, str]) -> dict[str, Any]:
         "onednn": onednn.status(environ),
         "environment": {name: environ.get(name) for name in DEVICE_ENVIRONMENT},
         "tf_internals": internals_status(),
+        "patches": doctor_patches.patches_status(),
+        "library_internals": doctor_patches.library_internals_status(),
         "features": {
             "legacy_keras (tf_keras, for tf.layers)": importlib.util.find_spec("tf_keras")
             is not None,
@@ -151,6 +153,8 @@ def _print_report(report: dict[str, Any]) -> None:
     for name, value in report["environment"].items():
         print(f"  {name:<26} {value if value is not None else '(unset)'}")
     _print_internals(report["tf_internals"])
+    doctor_patches.print_library_internals(report["library_internals"])
+    doctor_patches.print_patches(report["patches"])
     print("\nOptional parts")
     for name, value in report["features"].items():
         if isinstance(value, dict):

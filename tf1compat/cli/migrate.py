@@ -40,7 +40,8 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tf1compat.migrate.driver import collect_paths, migrate_file, write_atomic
+    from tf1compat.migrate.driver import collect_paths, migrate_file
+    from tf1compat.process.atomic import write_atomically
     from tf1compat.migrate.report import format_json, format_text, unified_diff
 
     files = collect_paths(args.paths)
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     for path in files:
         result = migrate_file(path, target=args.target, to=args.to)
         if args.write and result.changed:
-            write_atomic(path, result.migrated)
+            write_atomically(path, result.migrated)
             result.written = True
         if args.diff and not args.json:
             sys.stdout.write(unified_diff(result))

@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     code, report = child.run()
     code = _end(args, code, report)
     if child.killed_by is not None:  # end as the script did, as `python script.py` would
-        from tf1compat.runner.lifetime import end_as
+        from tf1compat.process.lifetime import end_as
 
         return end_as(child.killed_by)
     return code

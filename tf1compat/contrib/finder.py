@@ -25,6 +25,7 @@ from typing import Optional
 
 from tf1compat.contrib import registry
 from tf1compat.contrib.registry import PREFIX
+from tf1compat.shared import patches
 
 
 class ContribFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -63,6 +64,12 @@ class ContribFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 def install() -> None:
-    """Puts the finder first on `sys.meta_path` (once)."""
-    if not any(isinstance(finder, ContribFinder) for finder in sys.meta_path):
-        sys.meta_path.insert(0, ContribFinder())
+    """Puts the finder first on `sys.meta_path` (once: the registry's "python.contrib-finder")."""
+
+    def put_finder_first():
+        finder = ContribFinder()
+        sys.meta_path.insert(0, finder)
+        return finder, lambda: sys.meta_path.remove(finder) if finder in sys.meta_path \
+            else None
+
+    patches.apply("python.contrib-finder", put_finder_first)

@@ -25,13 +25,20 @@ _TWIN_MODULES = (("tf_slim.layers.layers", "tf1compat.contrib.layers"),
 
 
 def share(tf_slim_arg_scope: types.ModuleType) -> None:
-    """Makes tf_slim's arg_scope module use tf1compat's stack, table and keys (idempotent)."""
+    """Makes tf_slim's arg_scope module use tf1compat's stack, table and keys (once: the
+    registry's "tf_slim.shared-arg-scope")."""
+    from tf1compat.shared import patches
+
+    patches.apply("tf_slim.shared-arg-scope", lambda: _share(tf_slim_arg_scope))
+
+
+def _share(tf_slim_arg_scope: types.ModuleType):
     import importlib
 
     from tf1compat.contrib import arg_scope as ours
 
-    if tf_slim_arg_scope.__dict__.get("_ARGSTACK") is ours._STACK:
-        return
+    before = [(tf_slim_arg_scope, "_DECORATED_OPS", tf_slim_arg_scope._DECORATED_OPS),
+              (tf_slim_arg_scope, "_ARGSTACK", tf_slim_arg_scope._ARGSTACK)]
     ours._DECORATED.update(tf_slim_arg_scope._DECORATED_OPS)
     for theirs_name, ours_name in _TWIN_MODULES:
         theirs, twin_module = importlib.import_module(theirs_name), \
@@ -47,6 +54,8 @@ def share(tf_slim_arg_scope: types.ModuleType) -> None:
             # function it wraps (at call time): both now carry tf1compat's.
             for decorated in (function, getattr(function, "__wrapped__", None)):
                 if decorated is not None:
+                    before.append((decorated, "_key_op", decorated._key_op))
                     decorated._key_op = key
     tf_slim_arg_scope._DECORATED_OPS = ours._DECORATED
     tf_slim_arg_scope._ARGSTACK = ours._STACK
+    return None, lambda: [setattr(owner, name, value) for owner, name, value in reversed(before)]

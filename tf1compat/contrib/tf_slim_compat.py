@@ -20,10 +20,11 @@ import functools
 import importlib
 import sys
 import types
-from typing import Any
+from typing import Any, Callable
 
 from tf1compat.contrib.private_views import view_of
 from tf1compat.contrib.tf_slim_arg_scope import share as share_arg_scope
+from tf1compat.shared import patches
 
 # tf_slim's modules that read those names (found by reading tf_slim 1.1.0).
 _READERS = ("tf_slim.learning", "tf_slim.layers.optimizers", "tf_slim.layers.utils",
@@ -72,13 +73,22 @@ class _NormalizationView(types.ModuleType):
         return getattr(self._module, name)
 
 
-def _give_private_views(tf_slim_modules) -> None:
-    """Each tf_slim module's `tensorflow.python.*` modules become `PrivateModuleView`s."""
-    for module in tf_slim_modules:
-        for attribute, value in list(vars(module).items()):
-            # plain modules only: the views above (ops, normalization) stay as they are
-            if type(value) is types.ModuleType and value.__name__.startswith("tensorflow.python."):
-                setattr(module, attribute, view_of(value.__name__))
+def _set_each(changes: list[tuple[Any, str, Any]]) -> Callable[[], None]:
+    """Sets each (module, attribute, value); returns what sets them back."""
+    before = [(module, attribute, getattr(module, attribute)) for module, attribute, _ in changes]
+    for module, attribute, value in changes:
+        setattr(module, attribute, value)
+    return lambda: [setattr(module, attribute, value) for module, attribute, value in before]
+
+
+def _give_private_views(tf_slim_modules) -> tuple[None, Callable[[], None]]:
+    """Each tf_slim module's `tensorflow.python.*` modules become `PrivateModuleView`s (the
+    registry's "tf_slim.private-module-views")."""
+    # plain modules only: the views of the other changes (ops, normalization) stay as they are
+    return None, _set_each([
+        (module, attribute, view_of(value.__name__))
+        for module in tf_slim_modules for attribute, value in list(vars(module).items())
+        if type(value) is types.ModuleType and value.__name__.startswith("tensorflow.python.")])
 
 
 @functools.lru_cache(maxsize=None)
@@ -92,19 +102,24 @@ def load() -> types.ModuleType:
     from tensorflow.python.framework import ops
 
     tf_slim = importlib.import_module("tf_slim")
-    share_arg_scope(importlib.import_module("tf_slim.ops.arg_scope"))
-    layers = importlib.import_module("tf_slim.layers.layers")
-    if not isinstance(layers.normalization_layers, _NormalizationView):
-        layers.normalization_layers = _NormalizationView(layers.normalization_layers)
-    if not all(hasattr(ops, name) for name in _MOVED):
-        view = _OpsView(ops, tf)
-        for name in _READERS:
-            module = sys.modules.get(name) or importlib.import_module(name)
-            if getattr(module, "ops", None) is ops:
-                module.ops = view
-    for name in _LAZY_MODULES:  # imported by tf_slim's own __init__ only on first use
-        importlib.import_module(name)
-    _give_private_views([module for name, module in list(sys.modules.items())
-                         if (name == "tf_slim" or name.startswith("tf_slim."))
-                         and isinstance(module, types.ModuleType)])
+    with patches.all_or_nothing():
+        share_arg_scope(importlib.import_module("tf_slim.ops.arg_scope"))
+        layers = importlib.import_module("tf_slim.layers.layers")
+        patches.replace_attribute("tf_slim.normalization-view", layers, "normalization_layers",
+                                  _NormalizationView)
+        if not all(hasattr(ops, name) for name in _MOVED):
+            patches.apply("tf_slim.ops-views", lambda: _give_ops_view(ops, _OpsView(ops, tf)))
+        for name in _LAZY_MODULES:  # imported by tf_slim's own __init__ only on first use
+            importlib.import_module(name)
+        patches.apply("tf_slim.private-module-views", lambda: _give_private_views(
+            [module for name, module in list(sys.modules.items())
+             if (name == "tf_slim" or name.startswith("tf_slim."))
+             and isinstance(module, types.ModuleType)]))
     return tf_slim
+
+
+def _give_ops_view(ops: types.ModuleType, view: Any) -> tuple[None, Callable[[], None]]:
+    """tf_slim's readers of TF's `ops` module read `view` instead."""
+    readers = [sys.modules.get(name) or importlib.import_module(name) for name in _READERS]
+    return None, _set_each([(module, "ops", view) for module in readers
+                            if getattr(module, "ops", None) is ops])

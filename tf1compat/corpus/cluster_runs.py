@@ -11,13 +11,13 @@ serve until they are stopped (TF1's `server.join()` never returns).
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import time
 from typing import Callable
 
 from tf1compat.corpus.manifest import Program
+from tf1compat.process.groups import kill_processes
 
 TASK_PLACEHOLDERS = ("{job}", "{index}")
 # How long the other workers may run on once the chief (worker 0) has ended: TF1 workers
@@ -79,10 +79,7 @@ def run_tasks(program: Program, command_for: Callable[[str, int], list[str]], cw
             if key == ("worker", 0):  # the others get a grace period from here on
                 deadline = min(deadline, time.monotonic() + WORKER_GRACE)
     finally:
-        for process in processes.values():
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+        kill_processes([process for process in processes.values() if process.poll() is None])
     text = {key: tuple(_read(handle) for handle in pair) for key, pair in files.items()}
     stdout, stderr = text[("worker", 0)]
     if status not in (0, None) and failed != ("worker", 0):

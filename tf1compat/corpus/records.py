@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
-import os
 import re
 import subprocess
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Optional
 from tf1compat.corpus import makers, sources
 from tf1compat.corpus.manifest import DATA, Program
 from tf1compat.corpus.runs import Outcome, PACKAGE_ROOT
+from tf1compat.process.atomic import write_atomically
 
 TF115 = DATA / "tf115"
 RESULTS = DATA / "results.json"
@@ -52,7 +52,7 @@ def write_reference(program: Program, outcome: Outcome) -> Path:
               "returncode": outcome.returncode, "seconds": round(outcome.seconds, 1),
               "stdout": outcome.stdout, "stderr": kept_stderr(program, outcome.stderr)}
     path = TF115 / f"{program.name}.json"
-    _atomic_write(path, json.dumps(record, indent=1, sort_keys=True) + "\n")
+    write_atomically(path, json.dumps(record, indent=1, sort_keys=True) + "\n")
     return path
 
 
@@ -79,7 +79,7 @@ def read_results() -> Optional[dict]:
 
 
 def write_results(results: dict) -> None:
-    _atomic_write(RESULTS, json.dumps(results, indent=1, sort_keys=True) + "\n")
+    write_atomically(RESULTS, json.dumps(results, indent=1, sort_keys=True) + "\n")
 
 
 def kept_stderr(program: Program, text: str, tail: int = 60) -> str:
@@ -94,7 +94,3 @@ def kept_stderr(program: Program, text: str, tail: int = 60) -> str:
     return "\n".join(lines[index] for index in sorted(kept))
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(text)
-    os.replace(partial, path)

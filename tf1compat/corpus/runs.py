@@ -20,6 +20,7 @@ from typing import Optional
 
 from tf1compat.corpus import cluster_runs, makers, sources
 from tf1compat.corpus.manifest import Program
+from tf1compat.process.groups import kill_processes, signal_group
 
 MODES = ("tf115", "run", "migrate", "tf2")
 FOLDERS = ("root", "data", "tmp", "home")
@@ -147,13 +148,12 @@ def _execute(mode: str, command: list[str], cwd: Path, env: dict, timeout: int) 
         stdout, stderr = process.communicate(timeout=timeout)
         return Outcome(mode, process.returncode, _text(stdout), _text(stderr), 0.0)
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
+        signal_group(process.pid, signal.SIGKILL)
         stdout, stderr = process.communicate()
         return Outcome(mode, None, _text(stdout), _text(stderr), 0.0)
     finally:
         if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+            kill_processes([process])
 
 
 def _execute_cluster(program: Program, mode: str, command: list[str], cwd: Path, env: dict,

@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 
 from tf1compat.corpus.manifest import Edit, Program, SourceFile
+from tf1compat.process.atomic import write_atomically
 
 
 class SourceError(RuntimeError):
@@ -74,9 +75,7 @@ def fetch(program: Program, mirrors: Path) -> list[str]:
         content = subprocess.run(["git", f"--git-dir={git}", "cat-file", "blob", file.blob],
                                  check=True, capture_output=True).stdout
         target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_suffix(".partial")
-        partial.write_bytes(content)
-        partial.replace(target)
+        write_atomically(target, content)
         fetched.append(file.path)
     return fetched
 

@@ -19,9 +19,10 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import sys
-import threading
 import types
 from typing import Any
+
+from tf1compat.shared import patches
 
 LIBRARY = "tensorflow_estimator"
 
@@ -116,12 +117,15 @@ class _LibraryFinder(importlib.abc.MetaPathFinder):
         return spec
 
 
-_finder_lock = threading.Lock()
-
-
 def route_library_imports(view: types.ModuleType) -> None:
     """From now on the library's modules, as they load (from any thread), get `view` for
-    `import tensorflow`. Once per process; modules loaded before keep what they had."""
-    with _finder_lock:
-        if not any(isinstance(finder, _LibraryFinder) for finder in sys.meta_path):
-            sys.meta_path.insert(0, _LibraryFinder(_routed_builtins(view)))
+    `import tensorflow`. Once per process (the registry's "python.estimator-finder");
+    modules loaded before keep what they had."""
+
+    def put_finder_first():
+        finder = _LibraryFinder(_routed_builtins(view))
+        sys.meta_path.insert(0, finder)
+        return finder, lambda: sys.meta_path.remove(finder) if finder in sys.meta_path \
+            else None
+
+    patches.apply("python.estimator-finder", put_finder_first)

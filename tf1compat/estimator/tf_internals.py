@@ -20,23 +20,37 @@ from __future__ import annotations
 import importlib
 import sys
 import types
-from typing import Any
+from typing import Any, Callable
 
 from tf1compat.estimator.errors import EstimatorError
-from tf1compat.shared import tf_internals as declared
+from tf1compat.shared import patches, tf_internals as declared
 
 _API_NAME = "estimator"
 
 
-def _register_estimator_api() -> None:
+def _register_estimator_api() -> tuple[None, Callable[[], None]]:
+    """The registry's change "tf.estimator-api"; returns (None, its undo)."""
     registry = declared.TF_EXPORT_REGISTRY
     tf_export = importlib.import_module(registry.module)
-    tf_export.ESTIMATOR_API_NAME = _API_NAME
     attributes = declared.resolve(registry, "_Attributes")
-    declared.resolve(registry, "API_ATTRS").setdefault(
-        _API_NAME, attributes("_estimator_api_names", "_estimator_api_constants"))
-    declared.resolve(registry, "API_ATTRS_V1").setdefault(
-        _API_NAME, attributes("_estimator_api_names_v1", "_estimator_api_constants_v1"))
+    tables = {"API_ATTRS": ("_estimator_api_names", "_estimator_api_constants"),
+              "API_ATTRS_V1": ("_estimator_api_names_v1", "_estimator_api_constants_v1")}
+    added_name = not hasattr(tf_export, "ESTIMATOR_API_NAME")
+    tf_export.ESTIMATOR_API_NAME = _API_NAME
+    added = []
+    for table_name, names in tables.items():
+        table = declared.resolve(registry, table_name)
+        if _API_NAME not in table:
+            table[_API_NAME] = attributes(*names)
+            added.append(table)
+
+    def undo() -> None:
+        for table in added:
+            table.pop(_API_NAME, None)
+        if added_name:
+            del tf_export.ESTIMATOR_API_NAME
+
+    return None, undo
 
 
 def _cluster_of(tf_config: Any) -> dict:
@@ -99,19 +113,35 @@ def _tpu_only_module(name: str) -> types.ModuleType:
     return module
 
 
-def _put(package_name: str, name: str, module: types.ModuleType) -> None:
+def _put(package_name: str, name: str, module: types.ModuleType) -> Callable[[], None]:
+    """Puts `module` in place as package_name.name; returns how to take it away again."""
     package = importlib.import_module(package_name)
     if hasattr(package, name) or f"{package_name}.{name}" in sys.modules:
-        return  # a TensorFlow that still has it keeps its own
+        return lambda: None  # a TensorFlow that still has it keeps its own
     sys.modules[f"{package_name}.{name}"] = module
     setattr(package, name, module)
 
+    def take_away() -> None:
+        sys.modules.pop(f"{package_name}.{name}", None)
+        if getattr(package, name, None) is module:
+            delattr(package, name)
 
-def install() -> None:
-    """Puts the stand-ins in place (idempotent); call before importing tensorflow_estimator."""
-    _register_estimator_api()
+    return take_away
+
+
+def _put_stand_ins() -> tuple[None, Callable[[], None]]:
+    """The registry's change "tf.estimator-stand-ins"; returns (None, its undo)."""
     packages = declared.ESTIMATOR_STAND_IN_PACKAGES
     distribute, tpu = (declared.resolve(packages, name).__name__ for name in packages.names)
-    _put(distribute, "estimator_training", _estimator_training_module())
+    undos = [_put(distribute, "estimator_training", _estimator_training_module())]
     for name in ("session_support", "tpu_embedding", "tpu_embedding_gradient"):
-        _put(tpu, name, _tpu_only_module(name))
+        undos.append(_put(tpu, name, _tpu_only_module(name)))
+    return None, lambda: [undo() for undo in reversed(undos)]
+
+
+def install() -> None:
+    """Puts the stand-ins in place (once: the registry's "tf.estimator-api" and
+    "tf.estimator-stand-ins"); call before importing tensorflow_estimator."""
+    with patches.all_or_nothing():
+        patches.apply("tf.estimator-api", _register_estimator_api)
+        patches.apply("tf.estimator-stand-ins", _put_stand_ins)

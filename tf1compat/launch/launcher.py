@@ -9,7 +9,7 @@
   is stopped, and the result names the task and its exit code;
 - Ctrl-C (SIGINT) or SIGTERM stops every task and its children (each task runs
   in its own process group): no process is left behind; on Linux a task is
-  also killed if launch itself dies (PR_SET_PDEATHSIG, `runner.lifetime`);
+  also killed if launch itself dies (PR_SET_PDEATHSIG, `tf1compat.process.lifetime`);
 - with `max_restarts`, a failed run is stopped and started again (all tasks,
   new free ports): training scripts that back up (`modern.fault_tolerance`)
   resume from their last backup;
@@ -25,6 +25,7 @@ succeeds.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import signal
 import subprocess
@@ -33,29 +34,15 @@ import threading
 import time
 from typing import Callable, Optional, Sequence, TextIO
 
-from tf1compat.runner.lifetime import die_with_parent
 from tf1compat.launch.last_error import LastErrors
-from tf1compat.shared.cluster_spec import CHIEF, EVALUATOR, PS, WORKER, Cluster, port_in_use, \
-    split_address
+from tf1compat.process.exits import describe_exit, exit_status
+from tf1compat.process.groups import stop_processes
+from tf1compat.process.handlers import handling
+from tf1compat.process.lifetime import die_with_parent
+from tf1compat.process.lines import forwarding_threads
+from tf1compat.process.ports import port_listened_on
+from tf1compat.shared.cluster_spec import CHIEF, EVALUATOR, PS, WORKER, Cluster, split_address
 from tf1compat.shared.errors import LaunchError
-
-
-def signal_name(returncode: int) -> str:
-    try:
-        return signal.Signals(-returncode).name
-    except ValueError:
-        return f"signal {-returncode}"
-
-
-def describe_exit(returncode: int) -> str:
-    if returncode < 0:
-        return f"killed by {signal_name(returncode)}"
-    return f"exit code {returncode}"
-
-
-def exit_status(returncode: int) -> int:
-    """A shell-style exit status: the code, or 128 + signal number."""
-    return 128 - returncode if returncode < 0 else returncode
 
 
 def default_main_jobs(cluster: Cluster) -> tuple[str, ...]:
@@ -192,15 +179,6 @@ class Launcher:
         self.err.write(f"tf1compat launch: {text}\n")
         self.err.flush()
 
-    def _forward(self, stream, name: str, sink: TextIO) -> None:
-        for raw in iter(stream.readline, b""):
-            line = raw.decode("utf-8", "replace").rstrip("\n")
-            self.last_errors.see(name, line)
-            with self._write_lock:
-                sink.write(f"[{name}] {line}\n")
-                sink.flush()
-        stream.close()
-
     # -- starting -------------------------------------------------------------
 
     def check_ports(self, cluster: Cluster, tasks: Sequence[tuple[str, int]]) -> None:
@@ -210,12 +188,8 @@ class Launcher:
             if index >= cluster.num_tasks(job):  # an evaluator outside the cluster: no server
                 continue
             address = cluster.addresses(job)[index]
-            host, port = split_address(address)
-            try:
-                busy = port_in_use(host, port)
-            except OSError:  # not an address of this machine: nothing to check here
-                continue
-            if busy:
+            # None: not an address of this machine, nothing to check here
+            if port_listened_on(*split_address(address)):
                 taken.append(f"{address} ({job}:{index})")
         if taken:
             raise LaunchError(f"port already in use: {', '.join(taken)}; stop what holds it, "
@@ -253,10 +227,9 @@ class Launcher:
                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                        stdin=subprocess.DEVNULL, start_new_session=True)
             name = f"{job}:{index}"
-            threads = [threading.Thread(target=self._forward, args=(stream, name, sink),
-                                        daemon=True)
-                       for stream, sink in ((process.stdout, self.out),
-                                            (process.stderr, self.err))]
+            threads = forwarding_threads(process, f"[{name}] ", self.out, self.err,
+                                         self._write_lock,
+                                         functools.partial(self.last_errors.see, name))
             address = self._address(cluster, job, index)
             self.tasks.append(Task(name, job, index, address, process, threads))
             with self._write_lock:  # the task's first lines wait for the line saying it started
@@ -266,28 +239,9 @@ class Launcher:
 
     # -- stopping ---------------------------------------------------------------
 
-    def _signal_group(self, task: Task, sig: int) -> None:
-        try:
-            os.killpg(task.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
-
     def stop_all(self, first_signal: int = signal.SIGTERM) -> None:
         """Stops every task and its process group: `first_signal`, then SIGKILL after `grace`."""
-        for task in self.tasks:
-            if task.process.poll() is None:
-                self._signal_group(task, first_signal)
-        deadline = time.monotonic() + self.grace
-        for task in self.tasks:
-            remaining = max(0.0, deadline - time.monotonic())
-            try:
-                task.process.wait(timeout=remaining)
-            except subprocess.TimeoutExpired:
-                pass
-        for task in self.tasks:  # the group too: a task's own children must not outlive it
-            self._signal_group(task, signal.SIGKILL)
-            if task.process.poll() is None:
-                task.process.wait()
+        stop_processes([task.process for task in self.tasks], first_signal, self.grace)
         for task in self.tasks:
             for thread in task.threads:
                 thread.join(timeout=2)
@@ -328,13 +282,8 @@ class Launcher:
 
     def run(self) -> LaunchResult:
         """Starts the tasks and supervises them until the run ends; returns the result."""
-        in_main_thread = threading.current_thread() is threading.main_thread()
-        previous = {}
-        if in_main_thread:
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                previous[sig] = signal.signal(sig, self._on_signal)
         attempt = 0
-        try:
+        with handling((signal.SIGINT, signal.SIGTERM), self._on_signal):
             while True:
                 attempt += 1
                 cluster = self.cluster_factory()
@@ -352,6 +301,3 @@ class Launcher:
                     return result
                 self.note(f"restarting every task (attempt {attempt + 1} of "
                           f"{self.max_restarts + 1}) after {result.message}")
-        finally:
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)

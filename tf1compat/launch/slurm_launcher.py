@@ -2,8 +2,9 @@
 
 One `srun --ntasks=N --distribution=block --kill-on-bad-exit=1` starts
 `tf1compat.launch.slurm_task` on every rank; each works out its own task and the whole
-cluster (`slurm_layout`), runs the script and reports on stderr. This side reads those
-reports and srun's own errors and decides when the run is over, as local launch does:
+cluster (`slurm_layout`), runs the script and reports on stderr in JSON lines
+(`tf1compat.process.events`). This side reads those reports and srun's own errors, writes
+each report as a line for people, and decides when the run is over, as local launch does:
 
 - when the tasks that end the run (`launcher.default_main_jobs`: the chief with ps tasks,
   else every chief and worker) have all exited 0, srun gets SIGTERM, which it forwards to
@@ -32,16 +33,15 @@ from typing import Optional, Sequence, TextIO
 import tf1compat
 from tf1compat.launch.last_error import LastErrors
 from tf1compat.launch.launcher import LaunchResult, default_main_jobs
-from tf1compat.shared.slurm_layout import EVALUATOR, describe_layout, step_cluster
 from tf1compat.launch.slurm_task import ENV_PLAN
-from tf1compat.runner.lifetime import die_with_parent
+from tf1compat.process import events
+from tf1compat.process.exits import status_of_description
+from tf1compat.process.handlers import handling
+from tf1compat.process.lifetime import die_with_parent
 from tf1compat.shared.errors import LaunchError
+from tf1compat.shared.slurm_layout import EVALUATOR, describe_layout, step_cluster
 
-STARTED = re.compile(r"^tf1compat launch: started (\S+) pid (\d+) at .* \(rank (\d+) on node "
-                     r"(\S+), step (\S+)\)$")
-ENDED = re.compile(r"^tf1compat launch: (\S+) \(rank (\d+) on node (\S+)\) "
-                   r"(finished|failed|stopped): (.*)$")
-CANNOT_START = re.compile(r"^tf1compat launch: rank (\d+) on node (\S+) cannot start: (.*)$")
+NOTE = "tf1compat launch: "
 # srun's own report of a task it lost: "srun: error: node3: task 2: Killed"
 SRUN_LOST = re.compile(r"^srun: error: (\S+): tasks? ([\d,-]+): (.*)$")
 # srun's report of a node of the step lost as a whole: "srun: error: Node failure on node2"
@@ -100,7 +100,7 @@ class SlurmLauncher:
 
     def note(self, text: str) -> None:
         with self._lock:
-            self.err.write(f"tf1compat launch: {text}\n")
+            self.err.write(f"{NOTE}{text}\n")
             self.err.flush()
 
     def srun_command(self) -> list[str]:
@@ -144,38 +144,64 @@ class SlurmLauncher:
     def _read(self, stream, sink: TextIO, parse: bool) -> None:
         for raw in iter(stream.readline, b""):
             line = raw.decode("utf-8", "replace").rstrip("\n")
-            self.last_errors.see_prefixed(line)
+            report = events.decode(line) if parse else None
+            if report is not None:
+                line = self._told(report)
+            else:
+                self.last_errors.see_prefixed(line)
             with self._changed:
                 # srun's own account of the stop launch asked for after a successful run
                 # ("forcing job termination", "tasks 0,2: Killed") would read as a failure.
-                if not (parse and self._ended_well and SRUN_OWN.match(line)):
+                if line is not None and not (parse and self._ended_well and
+                                             SRUN_OWN.match(line)):
                     sink.write(f"{line}\n")
                     sink.flush()
-                if parse:
-                    self._parse(line)
+                if report is not None:
+                    self._record(report)
+                elif parse:
+                    self._parse_srun(line)
                 self._changed.notify_all()
         stream.close()
 
-    def _parse(self, line: str) -> None:
-        match = STARTED.match(line)
-        if match:
-            self.started[match.group(1)] = (int(match.group(3)), match.group(4))
-            self.step = match.group(5)
-            return
-        match = ENDED.match(line)
-        if match:
-            name, rank, node, outcome, how = match.groups()
+    @staticmethod
+    def _told(report: dict) -> Optional[str]:
+        """A task's report as the line people read; None for a report of a kind unknown here."""
+        kind = report["event"]
+        try:
+            if kind == "started":
+                return (f"{NOTE}started {report['task']} pid {report['pid']} at "
+                        f"{report['address']} (rank {report['rank']} on node {report['node']}, "
+                        f"step {report['step']})")
+            if kind == "ended":
+                return (f"{NOTE}{report['task']} (rank {report['rank']} on node "
+                        f"{report['node']}) {report['outcome']}: {report['how']}")
+            if kind == "cannot_start":
+                return f"{NOTE}rank {report['rank']} on node {report['node']} cannot start: " \
+                    f"{report['why']}"
+        except KeyError:
+            return None
+        return None
+
+    def _record(self, report: dict) -> None:
+        kind = report["event"]
+        if kind == "started" and {"task", "rank", "node", "step"} <= report.keys():
+            self.started[report["task"]] = (int(report["rank"]), report["node"])
+            self.step = report["step"]
+        elif kind == "ended" and {"task", "rank", "node", "outcome", "how"} <= report.keys():
+            name, outcome, how = report["task"], report["outcome"], report["how"]
             self.ended[name] = (outcome, how)
             if outcome == "failed":
-                self.failures.append(f"task {name} (rank {rank} on node {node}) failed: {how}"
+                self.failures.append(f"task {name} (rank {report['rank']} on node "
+                                     f"{report['node']}) failed: {how}"
                                      + self.last_errors.after(name))
-            return
-        match = CANNOT_START.match(line)
-        if match:
-            rank, node, why = match.groups()
-            self.failures.append(f"task {self._name_of_rank(int(rank))} (rank {rank} on node "
-                                 f"{node}) cannot start: {why}")
-            return
+        elif kind == "cannot_start" and {"rank", "node", "why"} <= report.keys():
+            rank = int(report["rank"])
+            self.failures.append(f"task {self._name_of_rank(rank)} (rank {rank} on node "
+                                 f"{report['node']}) cannot start: {report['why']}")
+
+    def _parse_srun(self, line: str) -> None:
+        """What srun itself says about the step's tasks and nodes (its own words: srun has
+        no other way to tell)."""
         match = SRUN_NODE_FAILURE.match(line)
         if match:
             self.lost.append(match.group(1))
@@ -241,27 +267,23 @@ class SlurmLauncher:
         command, env = self.srun_command(), self.srun_env()
         self.note(f"srun step of {len(self.tasks)} tasks ({describe_layout(self.tasks)}): "
                   + " ".join(command))
-        previous = {}
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                previous[sig] = signal.signal(sig, self._on_signal)
-        srun = subprocess.Popen(die_with_parent(command, env), env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                                start_new_session=True)
-        self._readers = [
-            threading.Thread(target=self._read, args=(srun.stdout, self.out, False), daemon=True),
-            threading.Thread(target=self._read, args=(srun.stderr, self.err, True), daemon=True)]
-        for reader in self._readers:
-            reader.start()
-        try:
-            result = self._supervise(srun)
-        finally:
-            self._stop(srun)
+        with handling((signal.SIGINT, signal.SIGTERM), self._on_signal):
+            srun = subprocess.Popen(die_with_parent(command, env), env=env,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    stdin=subprocess.DEVNULL, start_new_session=True)
+            self._readers = [
+                threading.Thread(target=self._read, args=(srun.stdout, self.out, False),
+                                 daemon=True),
+                threading.Thread(target=self._read, args=(srun.stderr, self.err, True),
+                                 daemon=True)]
             for reader in self._readers:
-                reader.join(timeout=5)
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
-        return result
+                reader.start()
+            try:
+                return self._supervise(srun)
+            finally:
+                self._stop(srun)
+                for reader in self._readers:
+                    reader.join(timeout=5)
 
     def _supervise(self, srun: subprocess.Popen) -> LaunchResult:
         while True:
@@ -275,7 +297,7 @@ class SlurmLauncher:
                                     message=f"interrupted by {name}")
             if failures:
                 self.note(f"{failures[0]}; stopping the other tasks")
-                return LaunchResult(self._status_of(failures[0]), failures[0].split()[1],
+                return LaunchResult(status_of_description(failures[0]), failures[0].split()[1],
                                     message=failures[0])
             if done:
                 with self._lock:
@@ -302,15 +324,3 @@ class SlurmLauncher:
                                f"(started: {', '.join(self.started) or 'none'}); see srun's "
                                "message above")
                 return LaunchResult(code or 1, message=message)
-
-    @staticmethod
-    def _status_of(failure: str) -> int:
-        match = re.search(r"exit code (\d+)", failure)
-        if match:
-            return int(match.group(1)) or 1
-        match = re.search(r"killed by (SIG[A-Z0-9]+)", failure)
-        if match:
-            return 128 + signal.Signals[match.group(1)].value
-        if "Killed" in failure:
-            return 128 + signal.SIGKILL
-        return 1

@@ -6,14 +6,14 @@ From its rank (`SLURM_PROCID`) and the step's nodes it works out the whole clust
 every other rank does (`tf1compat.shared.slurm_layout`), then runs the script with the
 environment a local `launch` task gets (`launcher.task_environment`: TF_CONFIG, the task
 fixes, servers confined to its node) and, with `tf1_flags`, TF1's flags. It prefixes
-each line of the script's output with the task's name, and writes on stderr:
+each line of the script's output with the task's name, and reports on stderr, as JSON
+lines (`tf1compat.process.events`), that it started, ended or could not start:
 
-    tf1compat launch: started worker:1 pid 4242 at node2:20033 (rank 2 on node node2, step 17.0)
-    tf1compat launch: worker:1 (rank 2 on node node2) failed: killed by SIGKILL
+    tf1compat-task-event {"address":"node2:20033","event":"started","node":"node2",...}
 
-which the launcher reads (`tf1compat.launch.slurm_launcher`). SIGTERM or SIGINT (srun
-forwards them when the run ends) stop the script's whole process group; the script also
-dies if this process does (PR_SET_PDEATHSIG).
+which the launcher reads and turns into lines for people (`tf1compat.launch.slurm_launcher`).
+SIGTERM or SIGINT (srun forwards them when the run ends) stop the script's whole process
+group; the script also dies if this process does (PR_SET_PDEATHSIG).
 """
 
 from __future__ import annotations
@@ -27,46 +27,24 @@ import sys
 import threading
 import time
 
+from tf1compat.launch.launcher import task_environment, tf1_flags
+from tf1compat.process import events
+from tf1compat.process.exits import describe_exit, exit_status
+from tf1compat.process.groups import signal_group
+from tf1compat.process.lifetime import die_with_parent
+from tf1compat.process.lines import forwarding_threads
+from tf1compat.process.ports import port_listened_on
 from tf1compat.shared import slurm_layout
-from tf1compat.launch.launcher import describe_exit, exit_status, task_environment, tf1_flags
-from tf1compat.runner.lifetime import die_with_parent
 from tf1compat.shared.cluster_spec import EVALUATOR
 from tf1compat.shared.errors import LaunchError, Tf1CompatError
 
 ENV_PLAN = "TF1COMPAT_SLURM_PLAN"
-NOTE = "tf1compat launch: "
 
 
-def note(text: str) -> None:
-    sys.stderr.write(f"{NOTE}{text}\n")
+def report(kind: str, **fields) -> None:
+    """One report to the launcher, on stderr (`tf1compat.process.events`)."""
+    sys.stderr.write(events.encode(kind, **fields) + "\n")
     sys.stderr.flush()
-
-
-def _forward(stream, prefix: str, sink, lock: threading.Lock) -> None:
-    for raw in iter(stream.readline, b""):
-        line = raw.decode("utf-8", "replace").rstrip("\n")
-        with lock:
-            sink.write(f"{prefix}{line}\n")
-            sink.flush()
-    stream.close()
-
-
-def port_listened_on(host: str, port: int) -> bool:
-    """Whether something listens on host:port. Unlike a plain bind, the check ignores
-    connections of an earlier run left in TIME_WAIT, as TensorFlow's server (SO_REUSEADDR)
-    does: job ids, and so default ports, come back."""
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except socket.gaierror:
-        return False
-    family, _, _, _, address = infos[0]
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(address)
-        except OSError:
-            return True
-    return False
 
 
 def _same_node(planned: str, actual: str) -> bool:
@@ -106,12 +84,12 @@ def prepare(plan: dict, env: dict) -> tuple[str, list[str], dict, str]:
 
 
 def run_task(plan: dict, env: dict) -> int:
-    rank = env.get("SLURM_PROCID", "?")
+    rank = int(env.get("SLURM_PROCID", "-1"))
     node = env.get("SLURMD_NODENAME") or socket.gethostname()
     try:
         name, command, task_env, address = prepare(plan, env)
     except Tf1CompatError as error:
-        note(f"rank {rank} on node {node} cannot start: {error}")
+        report("cannot_start", rank=rank, node=node, why=str(error))
         return 2
     stop = []
 
@@ -124,47 +102,39 @@ def run_task(plan: dict, env: dict) -> int:
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                stdin=subprocess.DEVNULL, start_new_session=True)
     lock = threading.Lock()
-    threads = [threading.Thread(target=_forward, args=(stream, f"[{name}] ", sink, lock),
-                                daemon=True)
-               for stream, sink in ((process.stdout, sys.stdout), (process.stderr, sys.stderr))]
+    threads = forwarding_threads(process, f"[{name}] ", sys.stdout, sys.stderr, lock)
     step = f"{env.get('SLURM_JOB_ID', '?')}.{env.get('SLURM_STEP_ID', '?')}"
-    with lock:  # the task's first lines wait for the line saying it started
+    with lock:  # the task's first lines wait for the report that it started
         for thread in threads:
             thread.start()
-        note(f"started {name} pid {process.pid} at {address} (rank {rank} on node {node}, "
-             f"step {step})")
+        report("started", task=name, pid=process.pid, address=address, rank=rank, node=node,
+               step=step)
     grace = float(plan.get("grace", 10.0))
     deadline = None
     while process.poll() is None:
         if stop and deadline is None:
-            _signal_group(process.pid, signal.SIGINT if stop[0] == signal.SIGINT
-                          else signal.SIGTERM)
+            signal_group(process.pid, signal.SIGINT if stop[0] == signal.SIGINT
+                         else signal.SIGTERM)
             deadline = time.monotonic() + grace
         if deadline is not None and time.monotonic() > deadline:
-            _signal_group(process.pid, signal.SIGKILL)
+            signal_group(process.pid, signal.SIGKILL)
         time.sleep(0.05)
-    _signal_group(process.pid, signal.SIGKILL)  # the script's own children end with it
+    signal_group(process.pid, signal.SIGKILL)  # the script's own children end with it
     for thread in threads:
         thread.join(timeout=2)
     code = process.returncode
     outcome = "finished" if code == 0 else ("stopped" if stop else "failed")
     with lock:
-        note(f"{name} (rank {rank} on node {node}) {outcome}: {describe_exit(code)}")
+        report("ended", task=name, rank=rank, node=node, outcome=outcome,
+               how=describe_exit(code))
     return exit_status(code)
-
-
-def _signal_group(pid: int, sig: int) -> None:
-    try:
-        os.killpg(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def main() -> int:
     text = os.environ.get(ENV_PLAN)
     if not text or "SLURM_PROCID" not in os.environ:
-        note(f"{__name__} runs as a task of `tf1compat launch --slurm` (srun sets "
-             f"SLURM_PROCID, launch sets {ENV_PLAN})")
+        sys.stderr.write(f"tf1compat launch: {__name__} runs as a task of `tf1compat launch "
+                         f"--slurm` (srun sets SLURM_PROCID, launch sets {ENV_PLAN})\n")
         return 2
     return run_task(json.loads(text), dict(os.environ))
 

@@ -15,7 +15,6 @@ import ast
 import dataclasses
 import os
 import re
-import tempfile
 from typing import Iterable
 
 import libcst as cst
@@ -209,19 +208,3 @@ def collect_paths(paths: Iterable[str]) -> list[str]:
         else:
             raise Tf1CompatError(f"path {path!r} does not exist")
     return list(dict.fromkeys(files))
-
-
-def write_atomic(path: str, text: str) -> None:
-    """Replaces the file's text in one rename, keeping its permissions."""
-    folder = os.path.dirname(os.path.abspath(path))
-    mode = os.stat(path).st_mode & 0o7777
-    handle, temporary = tempfile.mkstemp(prefix=".tf1compat-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise

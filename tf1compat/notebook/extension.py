@@ -20,6 +20,8 @@ import os
 import sys
 from typing import Any, Callable, Optional
 
+from tf1compat.process.atomic import write_atomically
+
 ENV_SPEC = "TF1COMPAT_RUN_SPEC"
 _USAGE = "usage: %tf1compat report [--json FILE]"
 
@@ -37,10 +39,8 @@ class NotebookServing:
         return self.hooks.report(0, "running", self.cause)
 
     def write_report(self, path: str) -> None:
-        partial = path + ".partial"
-        with open(partial, "w") as handle:
-            json.dump(self.report(), handle, indent=2)
-        os.replace(partial, path)  # `run` never reads half a report
+        # `run` never reads half a report
+        write_atomically(path, json.dumps(self.report(), indent=2))
 
     def after_cell(self, result) -> None:
         """post_run_cell: keeps the run's report current (what the cell's error means too)."""

@@ -2,8 +2,8 @@
 
 The parent (`spawn`) only starts the child, forwards SIGINT/SIGTERM/SIGHUP to
 its process group, passes its exit code through and prints the report the
-child wrote; `lifetime` makes sure the child's group dies with the parent.
-In the child, `stopping` makes those signals act as under `python`. The child (`bootstrap`) makes `import tensorflow` give the script TF1
+child wrote; `tf1compat.process.lifetime` makes sure the child's group dies with
+the parent. In the child, `stopping` makes those signals act as under `python`. The child (`bootstrap`) makes `import tensorflow` give the script TF1
 (`shim`), merges the command line's session options into every session the
 script creates and remaps devices (`hooks`), runs the script as `__main__`,
 and writes what happened to a JSON file (`report`). The hooks themselves are

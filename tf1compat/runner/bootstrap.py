@@ -182,10 +182,10 @@ class _Run:
         if not self.spec.report_path or self.hooks is None:
             return
         report = self.hooks.report(code, status, self.cause)
-        partial = self.spec.report_path + ".partial"
-        with open(partial, "w") as handle:
-            json.dump(report, handle, indent=2)
-        os.replace(partial, self.spec.report_path)  # the parent never reads half a report
+        from tf1compat.process.atomic import write_atomically
+
+        # the parent never reads half a report
+        write_atomically(self.spec.report_path, json.dumps(report, indent=2))
 
 
 if __name__ == "__main__":

@@ -215,7 +215,7 @@ def install(device_map: DeviceMap, resolve: Callable[[Any], tuple[Any, Any]],
         list_local_devices.__doc__ = original.__doc__
         return list_local_devices
 
-    original = tf_internals.patch(tf_internals.MAPPED_DEVICE_LISTING, wrap)
+    original = tf_internals.patch("tf.device-listing", wrap)
     views.append(DeviceViews(gpus, original, session_config))
     for path, function in views[0].served().items():
         shim.overrides[path] = (function, served.Symbol(

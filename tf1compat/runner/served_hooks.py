@@ -16,6 +16,7 @@ import os
 from typing import Any, Callable, Optional
 
 from tf1compat.runner import RunSpec, internals_check, roots
+from tf1compat.shared import patches
 
 
 @dataclasses.dataclass
@@ -54,7 +55,8 @@ class ServedHooks:
 def install(spec: RunSpec, code_dir: str, legacy_keras: Optional[str],
             where: Optional[Callable[[Callable[[str], bool]], Callable[[], str]]] = None
             ) -> ServedHooks:
-    """Installs the run's hooks in this process (once: they patch TensorFlow).
+    """Installs the run's hooks in this process (once: they patch TensorFlow, through the
+    registry of `tf1compat.shared.patches`; all of them or none).
 
     Args:
       spec: the run's options, device map and roots.
@@ -64,8 +66,16 @@ def install(spec: RunSpec, code_dir: str, legacy_keras: Optional[str],
         creates a session (default: the innermost user frame as 'file.py:LINE').
 
     Raises:
-      MissingInternalError: a TensorFlow internal the run needs is missing.
+      MissingInternalError: a TensorFlow internal the run needs is missing (nothing of the
+        run's patches is then left in place).
     """
+    with patches.all_or_nothing():  # a failure half-way leaves TensorFlow as it was
+        return _install(spec, code_dir, legacy_keras, where)
+
+
+def _install(spec: RunSpec, code_dir: str, legacy_keras: Optional[str],
+             where: Optional[Callable[[Callable[[str], bool]], Callable[[], str]]]
+             ) -> ServedHooks:
     import tensorflow as tf
 
     from tf1compat.hdfs.on_import import register_if_built

@@ -24,6 +24,7 @@ import os
 import types
 from typing import Any, Callable, Iterable, Optional
 
+from tf1compat.shared import patches
 from tf1compat.shared.errors import Tf1CompatError
 from tf1compat.layers import LEGACY_KERAS_HINT
 from tf1compat.census import counts
@@ -374,11 +375,15 @@ def legacy_keras_available() -> bool:
 
 def install(user_roots: Iterable[str], legacy_keras: bool,
             library_roots: Iterable[str] = ()) -> ImportHook:
-    """Puts the hook in place; `import tensorflow` in user code now gives TF1."""
+    """Puts the hook in place; `import tensorflow` in user code now gives TF1. Once per
+    process (the registry's "python.import-hook"): a second call returns the first hook."""
     import tensorflow as tf
 
     _tf115_calls()
     tf115_signatures.tf115_parameters()  # read before user code starts (about 20 ms)
-    hook = ImportHook(TF1Module(tf.compat.v1, "", legacy_keras), user_roots, library_roots)
-    hook.install()
-    return hook
+    def put_in_place() -> tuple[ImportHook, Callable[[], None]]:
+        hook = ImportHook(TF1Module(tf.compat.v1, "", legacy_keras), user_roots, library_roots)
+        hook.install()
+        return hook, hook.uninstall
+
+    return patches.apply("python.import-hook", put_in_place)

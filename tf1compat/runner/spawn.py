@@ -5,7 +5,7 @@ the parent are forwarded to that whole group (the script and anything it
 started); the child then stops as `python script.py` would (`stopping`), and
 once it has ended the rest of the group is killed, so no process is left
 behind. If the parent itself dies, by any signal, the kernel kills the child
-and a reaper kills its group (`lifetime`). When the terminal is the parent's,
+and a reaper kills its group (`tf1compat.process.lifetime`). When the terminal is the parent's,
 the child's group is made the foreground group for the run, so Ctrl-C and
 reads from the terminal reach the script as they would under `python script.py`.
 """
@@ -23,14 +23,10 @@ import time
 from typing import Any, Iterator, Optional
 
 from tf1compat.runner import RunSpec
-from tf1compat.runner.lifetime import Reaper, die_with_parent
+from tf1compat.process.groups import signal_group
+from tf1compat.process.lifetime import Reaper, die_with_parent
 
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-
-
-def _kill_group(pgid: int, sig: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, sig)
 
 
 def _wait_for_own_group(process: subprocess.Popen, limit: float = 10.0) -> None:
@@ -89,7 +85,7 @@ class ChildRun:
         if self.process is None:  # passed on as soon as the child has started
             self._pending.append(signum)
         else:
-            _kill_group(self.process.pid, signum)
+            signal_group(self.process.pid, signum)
 
     def run(self) -> tuple[int, Optional[dict[str, Any]]]:
         """Runs the child to its end; returns (exit code, report or None)."""
@@ -121,21 +117,21 @@ class ChildRun:
             try:
                 reaper = Reaper(self.process.pid)
                 for sig in self._pending:  # arrived while the child was starting
-                    _kill_group(self.process.pid, sig)
+                    signal_group(self.process.pid, sig)
                 with _foreground(self.process.pid):
                     code = self._wait()
             finally:
                 for sig, handler in previous.items():
                     signal.signal(sig, handler)
                 if self.process.poll() is None:  # we are failing ourselves: take it down
-                    _kill_group(self.process.pid, signal.SIGKILL)
+                    signal_group(self.process.pid, signal.SIGKILL)
                     self.process.wait()
                 # Stopped on request: nothing of the group may outlive us. Else what the
                 # script left running in the background stays, as under python.
                 if reaper is not None:
                     reaper.release(kill_group=bool(self.forwarded))
             if self.forwarded:
-                _kill_group(self.process.pid, signal.SIGKILL)
+                signal_group(self.process.pid, signal.SIGKILL)
             report = None
             if os.path.exists(self.spec.report_path):
                 with open(self.spec.report_path) as handle:

@@ -64,7 +64,7 @@ class DeviceHook:
                 return original(op, hook.map(device_str))
             return _set_device_from_string
 
-        tf_internals.patch(tf_internals.OPERATION_SET_DEVICE, wrap)
+        tf_internals.patch("tf.operation-device", wrap)
 
 
 class SessionHook:
@@ -141,7 +141,7 @@ class SessionHook:
             __init__.__wrapped__ = original
             return __init__
 
-        tf_internals.patch(tf_internals.SESSION_INIT, wrap)
+        tf_internals.patch("tf.session-init", wrap)
 
 
 def caller_in(is_user_file: Callable[[str], bool]) -> Callable[[], str]:
@@ -190,7 +190,7 @@ def hide_runner_frames() -> None:
             return "\n".join(kept)
         return _build_node_error_message
 
-    tf_internals.patch(tf_internals.NODE_ERROR_MESSAGE, wrap)
+    tf_internals.patch("tf.node-error-message", wrap)
 
 
 # TF 1.15's benchmarks_main took `--benchmarks=REGEX`; TF 2's takes `--benchmark_filter=REGEX`
@@ -211,4 +211,4 @@ def tf115_benchmark_flag() -> None:
             return original(true_main, argv=argv)
         return benchmarks_main
 
-    tf_internals.patch(tf_internals.BENCHMARKS_MAIN, wrap)
+    tf_internals.patch("tf.benchmarks-main", wrap)

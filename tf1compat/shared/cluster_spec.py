@@ -346,19 +346,6 @@ def free_ports(count: int, host: str = "127.0.0.1") -> list[int]:
             sock.close()
 
 
-def port_in_use(host: str, port: int) -> bool:
-    """Whether something already listens on (or holds) host:port."""
-    import socket
-
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as sock:
-        try:
-            sock.bind((host, port))
-        except OSError:
-            return True
-    return False
-
-
 def parse_hostfile(lines: Iterable[str], source: str = "hostfile") -> Cluster:
     """Reads `host:port job` lines (blank lines and # comments ignored) into a Cluster.
 

@@ -21,6 +21,8 @@ import threading
 import warnings
 from typing import Callable
 
+from tf1compat.shared import patches
+
 _lock = threading.Lock()
 _pending: dict[str, list[Callable[[object], None]]] = {}
 
@@ -76,8 +78,17 @@ class _AfterImportFinder(importlib.abc.MetaPathFinder):
         return spec
 
 
+WATCH = "python.import-watch"  # its declaration in tf1compat.shared.patch_table
+
+
+def _put_finder_first():
+    sys.meta_path.insert(0, _AfterImportFinder())
+    return None, lambda: sys.meta_path.__setitem__(
+        slice(None), [f for f in sys.meta_path if not isinstance(f, _AfterImportFinder)])
+
+
 def _remove_finder() -> None:
-    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _AfterImportFinder)]
+    patches.undo(WATCH)
 
 
 def when_imported(name: str, callback: Callable[[object], None]) -> None:
@@ -94,5 +105,4 @@ def when_imported(name: str, callback: Callable[[object], None]) -> None:
         return
     with _lock:
         _pending.setdefault(name, []).append(callback)
-        if not any(isinstance(f, _AfterImportFinder) for f in sys.meta_path):
-            sys.meta_path.insert(0, _AfterImportFinder())
+        patches.apply(WATCH, _put_finder_first)

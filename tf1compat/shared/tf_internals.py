@@ -21,7 +21,7 @@ import types
 from typing import Any, Callable, Iterable, Optional
 
 from tf1compat.shared.errors import Tf1CompatError
-from tf1compat.shared import tf_internal_table
+from tf1compat.shared import patches, tf_internal_table
 from tf1compat.shared.tf_internal_table import *  # noqa: F401,F403 - the declarations, here too
 from tf1compat.shared.tf_internal_table import DECLARED, DEPRECATION_SILENCE, TfInternal
 
@@ -143,17 +143,21 @@ def resolve(internal: TfInternal, name: Optional[str] = None) -> Any:
         raise MissingInternalError(internal, [_location(internal.module, name, error)]) from None
 
 
-def patch(internal: TfInternal, wrap: Callable[[Any], Any], name: Optional[str] = None) -> Any:
-    """Replaces a declared name by `wrap(original)`; returns the original.
+def patch(key: str, wrap: Callable[[Any], Any]) -> Any:
+    """Makes the declared patch `key` (`tf1compat.shared.patch_table`): its TensorFlow name
+    replaced by `wrap(original)`, once, through the registry (`tf1compat.shared.patches`);
+    returns the original.
 
     Raises:
-      MissingInternalError: the installed TensorFlow lacks it.
+      MissingInternalError: the installed TensorFlow lacks the name.
     """
-    original = resolve(internal, name)
-    path = (name if name is not None else internal.names[0]).rpartition(".")
-    owner = _lookup(internal.module, path[0])
-    setattr(owner, path[2], wrap(original))
-    return original
+    declaration = patches.declared(key)
+    internal, name = declaration.internal, declaration.attribute.partition(":")[2]
+    if internal is None or internal.module != declaration.attribute.partition(":")[0]:
+        raise ValueError(f"patch {key!r} is not a declared TensorFlow attribute")
+    resolve(internal, name)
+    owner_path, _, leaf = name.rpartition(".")
+    return patches.replace_attribute(key, _lookup(internal.module, owner_path), leaf, wrap)
 
 
 @dataclasses.dataclass(frozen=True)

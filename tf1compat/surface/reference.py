@@ -15,6 +15,8 @@ import json
 import os
 from typing import Any, Optional
 
+from tf1compat.process.atomic import write_atomically
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data", "tf115.json")
 CENSUS_NAMES = os.path.join(HERE, "data", "census_names.txt")
@@ -79,7 +81,4 @@ def write(path: str, names: dict[str, dict[str, Any]], about: dict[str, Any]) ->
         comma = "," if index < len(items) - 1 else ""
         lines.append(f"{json.dumps(name)}: {json.dumps(entry, sort_keys=True)}{comma}")
     lines += ["}", "}"]
-    partial = path + ".partial"
-    with open(partial, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(lines) + "\n")
-    os.replace(partial, path)
+    write_atomically(path, "\n".join(lines) + "\n")

@@ -14,10 +14,10 @@ is process-wide, libraries print so too.
 from __future__ import annotations
 
 import importlib
-import sys
 from typing import Any, Callable, Optional, Sequence
 
 from tf1compat.runner import user_modules
+from tf1compat.shared import patches
 
 CHOICES = ("1", "current")  # run's --numpy: NumPy 1 for user code, or NumPy as installed
 PRINT_LEGACY = "1.25"  # NumPy 2's printing option that prints scalars as NumPy 1 did
@@ -57,7 +57,8 @@ def install() -> dict[str, Any]:
         pillow_view.PILModule(pillow_view.ImageModule(usage.names))))
     numpy.set_printoptions(legacy=PRINT_LEGACY)
     _installed = {"numpy": numpy.__version__, "print_legacy": PRINT_LEGACY,
-                  "threads_print_alike": _thread_default(PRINT_LEGACY)}
+                  "threads_print_alike": patches.apply("numpy.legacy-printing",
+                                                       _legacy_in_every_thread)}
     return _installed
 
 
@@ -66,18 +67,20 @@ def install() -> dict[str, Any]:
 # default is NumPy's module-level dict, so setting its legacy mode there reaches the script's
 # threads too (queue feeders, data loaders that print). Private to NumPy: without it, only
 # the main thread prints as NumPy 1 did, and the report says so.
-_LEGACY_CODES = {"1.25": 125, False: sys.maxsize}
+_LEGACY_CODES = {"1.25": 125}  # how numpy._core.printoptions stores each legacy mode
 
 
-def _thread_default(legacy) -> bool:
+def _legacy_in_every_thread() -> tuple[bool, Callable[[], None]]:
+    """The registry's change "numpy.legacy-printing": (whether it could be made, its undo)."""
     try:
         options = importlib.import_module("numpy._core.printoptions").default_format_options_dict
     except (ImportError, AttributeError):
-        return False
+        return False, lambda: None
     if not isinstance(options, dict) or "legacy" not in options:
-        return False
-    options["legacy"] = _LEGACY_CODES[legacy]
-    return True
+        return False, lambda: None
+    before = options["legacy"]
+    options["legacy"] = _LEGACY_CODES[PRINT_LEGACY]
+    return True, lambda: options.__setitem__("legacy", before)
 
 
 def uninstall() -> None:
@@ -89,8 +92,7 @@ def uninstall() -> None:
     user_modules.unregister("PIL")
     if _installed is not None:
         numpy.set_printoptions(legacy=False)
-        if _installed["threads_print_alike"]:
-            _thread_default(False)
+        patches.undo("numpy.legacy-printing")
     _installed = None
 
 

@@ -1,4 +1,4 @@
-"""Children die with their parent (`tf1compat.runner.lifetime.die_with_parent`), started safely.
+"""Children die with their parent (`tf1compat.process.lifetime.die_with_parent`), started safely.
 
 The parent-death signal is set by an exec wrapper after exec, never by Python
 code between fork and exec (`preexec_fn`), which can deadlock the child of a
@@ -42,7 +42,7 @@ def _signal_masks(command):
 
 
 def test_the_command_gets_its_arguments_and_the_signal_dispositions_it_would_get_without():
-    from tf1compat.runner.lifetime import die_with_parent
+    from tf1compat.process.lifetime import die_with_parent
 
     # Python's start-up ignores SIGPIPE and handles SIGINT; exec would pass an ignored
     # signal on, so the wrapper must give the command what subprocess set up for it.
@@ -56,7 +56,7 @@ def test_the_command_gets_its_arguments_and_the_signal_dispositions_it_would_get
 
 
 def test_the_exit_status_and_a_missing_program_are_as_without_the_wrapper():
-    from tf1compat.runner.lifetime import die_with_parent
+    from tf1compat.process.lifetime import die_with_parent
 
     command = die_with_parent([sys.executable, "-c", "raise SystemExit(7)"])
     assert subprocess.run(command, timeout=60).returncode == 7
@@ -65,7 +65,7 @@ def test_the_exit_status_and_a_missing_program_are_as_without_the_wrapper():
 
 
 def test_the_child_kills_itself_when_the_parent_is_gone_before_it_is_armed(tmp_path):
-    from tf1compat.runner.lifetime import die_with_parent
+    from tf1compat.process.lifetime import die_with_parent
 
     marker = tmp_path / "ran"
     command = die_with_parent([sys.executable, "-c", f"open({str(marker)!r}, 'w')"])
@@ -80,7 +80,7 @@ def test_a_child_dies_when_its_parent_is_killed_while_threads_run(tmp_path):
     parent = tmp_path / "parent.py"
     parent.write_text(textwrap.dedent("""
         import subprocess, sys, threading, time
-        from tf1compat.runner.lifetime import die_with_parent
+        from tf1compat.process.lifetime import die_with_parent
 
         busy = threading.Thread(target=lambda: [time.sleep(0.001) for _ in range(10 ** 6)],
                                 daemon=True)
@@ -108,7 +108,7 @@ def test_a_child_dies_when_its_parent_is_killed_while_threads_run(tmp_path):
 
 
 def test_own_group_makes_the_child_lead_its_own_process_group():
-    from tf1compat.runner.lifetime import die_with_parent
+    from tf1compat.process.lifetime import die_with_parent
 
     probe = ("import os; print(os.getpgid(0) == os.getpid(), "
              "os.getpgid(0) != os.getpgid(os.getppid()))")

@@ -12,7 +12,7 @@ then, so right after setting it the wrapper checks that PARENT_PID is still
 its parent, and kills itself if not. With OWN_GROUP "1" it also starts its own
 process group (Pythons before 3.11 have no `Popen(process_group=0)`).
 
-Use `tf1compat.runner.lifetime.die_with_parent`, which builds the command.
+Use `tf1compat.process.lifetime.die_with_parent`, which builds the command.
 This file imports only the standard library: it runs with -I -S.
 """
 
