@@ -196,3 +196,38 @@ def test_the_estimator_loads_without_touching_the_global_import():
     assert {"tf.estimator-api", "tf.estimator-stand-ins", "python.estimator-finder"} <= \
         set(found["keys"])
 
+
+
+SLIM_MADE_AND_UNDONE = """
+import importlib, json
+layers = importlib.import_module("tf_slim.layers.layers")
+arg_scope = importlib.import_module("tf_slim.ops.arg_scope")
+before = (arg_scope._ARGSTACK, arg_scope._DECORATED_OPS, layers.normalization_layers)
+keyed_before = sorted(name for name in dir(layers)
+                      if hasattr(getattr(layers, name), "_key_op"))
+from tf1compat.contrib import tf_slim_compat
+from tf1compat.shared import patches
+tf_slim_compat.load()
+made = sorted(p.key for p in patches.installed() if p.key.startswith("tf_slim."))
+changed = [a is not b for a, b in zip(before, (arg_scope._ARGSTACK, arg_scope._DECORATED_OPS,
+                                                 layers.normalization_layers))]
+for key in reversed(made):
+    patches.undo(key)
+after = (arg_scope._ARGSTACK, arg_scope._DECORATED_OPS, layers.normalization_layers)
+keyed_after = sorted(name for name in dir(layers) if hasattr(getattr(layers, name), "_key_op"))
+print(json.dumps({"made": made, "changed": changed,
+                  "restored": all(a is b for a, b in zip(before, after)),
+                  "keys_restored": keyed_before == keyed_after}))
+"""
+
+
+def test_tf_slims_changes_are_made_through_the_registry_and_undone_whole():
+    import json
+
+    result = _python("-c", SLIM_MADE_AND_UNDONE)
+    assert result.returncode == 0, result.stderr[-2000:]
+    found = json.loads(result.stdout.strip().splitlines()[-1])
+    assert {"tf_slim.normalization-view", "tf_slim.private-module-views",
+            "tf_slim.shared-arg-scope"} <= set(found["made"])
+    assert found["changed"] == [True, True, True]
+    assert found["restored"] and found["keys_restored"]

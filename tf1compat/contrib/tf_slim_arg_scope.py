@@ -54,8 +54,18 @@ def _share(tf_slim_arg_scope: types.ModuleType):
             # function it wraps (at call time): both now carry tf1compat's.
             for decorated in (function, getattr(function, "__wrapped__", None)):
                 if decorated is not None:
-                    before.append((decorated, "_key_op", decorated._key_op))
+                    before.append((decorated, "_key_op", getattr(decorated, "_key_op", _NONE)))
                     decorated._key_op = key
     tf_slim_arg_scope._DECORATED_OPS = ours._DECORATED
     tf_slim_arg_scope._ARGSTACK = ours._STACK
-    return None, lambda: [setattr(owner, name, value) for owner, name, value in reversed(before)]
+    return None, lambda: [_put_back(owner, name, value) for owner, name, value in reversed(before)]
+
+
+_NONE = object()  # an attribute that was not there
+
+
+def _put_back(owner, name: str, value) -> None:
+    if value is _NONE:
+        delattr(owner, name)
+    else:
+        setattr(owner, name, value)
