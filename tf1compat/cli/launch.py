@@ -211,14 +211,6 @@ def _supervise(launcher) -> int:
         launcher.note("Keras multi-worker fix applied to every task (Model.fit under "
                       "MultiWorkerMirroredStrategy, modern.keras_multi_worker); "
                       "--no-keras-fix turns it off")
-    result = launcher.run()
-    if result.returncode == 0:
-        launcher.note(f"done: {result.message}"
-                      + (f" after {result.attempts} attempts" if result.attempts > 1 else ""))
-        return 0
-    if result.interrupted:
-        launcher.note(result.message)
-        return result.returncode
-    print(f"tf1compat: error: {result.message} (exit status {result.returncode})",
-          file=sys.stderr)
-    return result.returncode
+    from tf1compat.launch.attempts import report_outcome
+
+    return report_outcome(launcher, launcher.run())

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import sys
 
 from tf1compat.shared.errors import LaunchError
 
@@ -81,6 +80,7 @@ def task_layout(args: argparse.Namespace) -> list[tuple[str, int]]:
 
 
 def run(args: argparse.Namespace, command: list[str]) -> int:
+    from tf1compat.launch.attempts import report_outcome
     from tf1compat.launch.slurm_launcher import SlurmLauncher
     from tf1compat.shared.slurm_layout import Allocation
 
@@ -95,30 +95,13 @@ def run(args: argparse.Namespace, command: list[str]) -> int:
         allocation.check_room(tasks, overcommit=any(a in ("-O", "--overcommit")
                                                     for a in srun_args))
     wait_for = [job.strip() for job in args.wait_for.split(",")] if args.wait_for else None
-    attempts, lost = args.max_restarts + 1, []
-    for attempt in range(1, attempts + 1):
-        # each attempt a new srun step in the same allocation, on the nodes it still has
-        launcher = SlurmLauncher(tasks, command, srun_args=srun_args, tf1_flags=args.tf1_flags,
-                                 bind="all" if args.bind_all else "task",
-                                 keras_fix=not args.no_keras_fix, port_base=args.port_base,
-                                 grace=args.grace, main_jobs=wait_for, attempt=attempt,
-                                 lost_nodes=lost)
-        result = launcher.run()
-        lost += [node for node in launcher.lost if node not in lost]
-        if result.returncode == 0 or result.interrupted or attempt == attempts:
-            break
-        without = f", leaving out the lost node(s) {', '.join(lost)}" if lost else ""
-        launcher.note(f"restarting every task (attempt {attempt + 1} of {attempts}{without}) "
-                      f"after {result.message}")
-    if result.returncode == 0:
-        launcher.note(f"done: {result.message}")
-        return 0
-    if result.interrupted:
-        launcher.note(result.message)
-        return result.returncode
-    print(f"tf1compat: error: {result.message} (exit status {result.returncode})",
-          file=sys.stderr)
-    return result.returncode
+    # each attempt a new srun step in the same allocation, on the nodes it still has
+    launcher = SlurmLauncher(tasks, command, srun_args=srun_args, tf1_flags=args.tf1_flags,
+                             bind="all" if args.bind_all else "task",
+                             keras_fix=not args.no_keras_fix, port_base=args.port_base,
+                             grace=args.grace, main_jobs=wait_for,
+                             max_restarts=args.max_restarts)
+    return report_outcome(launcher, launcher.run())
 
 
 def launch_options(args: argparse.Namespace) -> list[str]:

@@ -34,6 +34,7 @@ import threading
 import time
 from typing import Callable, Optional, Sequence, TextIO
 
+from tf1compat.launch.attempts import LaunchResult, run_with_restarts
 from tf1compat.launch.last_error import LastErrors
 from tf1compat.process.exits import describe_exit, exit_status
 from tf1compat.process.groups import stop_processes
@@ -106,16 +107,6 @@ class Task:
     @property
     def pid(self) -> int:
         return self.process.pid
-
-
-@dataclasses.dataclass
-class LaunchResult:
-    returncode: int                      # 0, or the exit status to return
-    failed_task: Optional[str] = None    # e.g. "worker:1"
-    failed_returncode: Optional[int] = None
-    interrupted: bool = False
-    attempts: int = 1
-    message: str = ""
 
 
 class Launcher:
@@ -281,23 +272,23 @@ class Launcher:
             time.sleep(0.05)
 
     def run(self) -> LaunchResult:
-        """Starts the tasks and supervises them until the run ends; returns the result."""
-        attempt = 0
+        """Starts the tasks and supervises them until the run ends, starting a failed run
+        again up to `max_restarts` times; returns the result."""
         with handling((signal.SIGINT, signal.SIGTERM), self._on_signal):
-            while True:
-                attempt += 1
-                cluster = self.cluster_factory()
-                self.tasks = []
-                try:
-                    self._start(cluster, attempt)
-                    main_jobs = self.main_jobs or default_main_jobs(cluster) + \
-                        ((EVALUATOR,) if self.evaluators else ())
-                    result = self._watch(main_jobs)
-                except BaseException:
-                    self.stop_all()
-                    raise
-                result.attempts = attempt
-                if result.returncode == 0 or result.interrupted or attempt > self.max_restarts:
-                    return result
-                self.note(f"restarting every task (attempt {attempt + 1} of "
-                          f"{self.max_restarts + 1}) after {result.message}")
+            return run_with_restarts(self)
+
+    def run_attempt(self, attempt: int) -> LaunchResult:
+        """Starts every task (new free ports each attempt) and supervises them to the end."""
+        cluster = self.cluster_factory()
+        self.tasks = []
+        try:
+            self._start(cluster, attempt)
+            main_jobs = self.main_jobs or default_main_jobs(cluster) + \
+                ((EVALUATOR,) if self.evaluators else ())
+            return self._watch(main_jobs)
+        except BaseException:
+            self.stop_all()
+            raise
+
+    def restart_detail(self) -> str:
+        return ""

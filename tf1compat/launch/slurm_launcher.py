@@ -32,7 +32,8 @@ from typing import Optional, Sequence, TextIO
 
 import tf1compat
 from tf1compat.launch.last_error import LastErrors
-from tf1compat.launch.launcher import LaunchResult, default_main_jobs
+from tf1compat.launch.attempts import LaunchResult, run_with_restarts
+from tf1compat.launch.launcher import default_main_jobs
 from tf1compat.launch.slurm_task import ENV_PLAN
 from tf1compat.process import events
 from tf1compat.process.exits import status_of_description
@@ -62,22 +63,23 @@ def _ranks(text: str) -> list[int]:
 
 
 class SlurmLauncher:
-    """Runs `command` as every task of `tasks` (rank order) in one srun step."""
+    """Runs `command` as every task of `tasks` (rank order) in one srun step per attempt
+    (`tf1compat.launch.attempts`: the interface local launch has too)."""
 
     def __init__(self, tasks: Sequence[tuple[str, int]], command: Sequence[str], *,
                  srun_args: Sequence[str] = (), tf1_flags: bool = False, bind: str = "task",
                  keras_fix: bool = True, port_base: Optional[int] = None, grace: float = 10.0,
                  main_jobs: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
-                 err: Optional[TextIO] = None, attempt: int = 1,
-                 lost_nodes: Sequence[str] = ()):
+                 err: Optional[TextIO] = None, max_restarts: int = 0):
         self.tasks = [tuple(task) for task in tasks]
         self.plan = {"layout": self.tasks, "command": list(command), "tf1_flags": tf1_flags,
                      "bind": bind, "keras_fix": keras_fix, "port_base": port_base,
                      "grace": grace}
         self.srun_args = list(srun_args)
         self.grace = grace
-        self.attempt = attempt  # the tasks read it as TF1COMPAT_LAUNCH_ATTEMPT, as under local
-        self.lost_nodes = list(lost_nodes)  # nodes an earlier attempt lost: left out
+        self.max_restarts = max_restarts
+        self.attempt = 1  # the tasks read it as TF1COMPAT_LAUNCH_ATTEMPT, as under local
+        self.lost_nodes: list[str] = []  # nodes an earlier attempt lost: left out
         if main_jobs:
             self.main_jobs = tuple(main_jobs)
         else:  # the rule of local launch, on the same jobs (the hosts do not matter to it)
@@ -88,6 +90,10 @@ class SlurmLauncher:
         self.err = err or sys.stderr
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
+        self._new_attempt()
+
+    def _new_attempt(self) -> None:
+        """What one srun step learns, empty again."""
         self.started: dict[str, tuple[int, str]] = {}   # task -> (rank, node)
         self.ended: dict[str, tuple[str, str]] = {}     # task -> (outcome, how)
         self.failures: list[str] = []
@@ -264,6 +270,24 @@ class SlurmLauncher:
     # -- running ----------------------------------------------------------------------
 
     def run(self) -> LaunchResult:
+        """Runs the step, and a new one after a failure up to `max_restarts` times, on the
+        nodes the allocation still has."""
+        return run_with_restarts(self)
+
+    def restart_detail(self) -> str:
+        return f", leaving out the lost node(s) {', '.join(self.lost_nodes)}" \
+            if self.lost_nodes else ""
+
+    def run_attempt(self, attempt: int) -> LaunchResult:
+        """One srun step of every task; the nodes it lost are left out of the next."""
+        self.attempt = attempt
+        self._new_attempt()
+        try:
+            return self._run_step()
+        finally:
+            self.lost_nodes += [node for node in self.lost if node not in self.lost_nodes]
+
+    def _run_step(self) -> LaunchResult:
         command, env = self.srun_command(), self.srun_env()
         self.note(f"srun step of {len(self.tasks)} tasks ({describe_layout(self.tasks)}): "
                   + " ".join(command))
