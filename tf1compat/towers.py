@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from tf1compat.shared.towers import replicate, sum_on
+from tf1compat.shared.lazy_tf import tensorflow as _tf
 
 __all__ = ["replicate", "sum_on", "matmul_towers", "average_gradients", "tower_train_step",
            "split_batch", "VARIABLE_OP_TYPES"]
@@ -21,12 +22,6 @@ __all__ = ["replicate", "sum_on", "matmul_towers", "average_gradients", "tower_t
 # Ops that hold variable state: the multi-tower step keeps them on one device.
 VARIABLE_OP_TYPES = frozenset({"Variable", "VariableV2", "VarHandleOp", "AutoReloadVariable",
                                "MutableHashTable", "MutableHashTableV2", "MutableDenseHashTable"})
-
-
-def _tf():
-    import tensorflow as tf
-
-    return tf
 
 
 def matmul_towers(a: Any, b: Any, devices: Sequence[str], reduce_device: str = "/cpu:0") -> Any:

@@ -35,16 +35,11 @@ import numpy as np
 from tf1compat.contrib import registry
 from tf1compat.contrib.crf_cells import (CrfDecodeBackwardRnnCell, CrfDecodeForwardRnnCell,
                                          CrfForwardRnnCell)
+from tf1compat.shared.lazy_tf import tensorflow_v1 as _tf
 
 __all__ = ["crf_sequence_score", "crf_log_norm", "crf_log_likelihood", "crf_unary_score",
            "crf_binary_score", "crf_multitag_sequence_score", "viterbi_decode", "crf_decode",
            "CrfForwardRnnCell", "CrfDecodeForwardRnnCell", "CrfDecodeBackwardRnnCell"]
-
-
-def _tf():
-    import tensorflow as tf
-
-    return tf.compat.v1
 
 
 def _static(tensor, axis):

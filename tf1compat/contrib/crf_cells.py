@@ -16,11 +16,7 @@ neither legacy Keras nor Keras 3.
 
 from __future__ import annotations
 
-
-def _tf():
-    import tensorflow as tf
-
-    return tf.compat.v1
+from tf1compat.shared.lazy_tf import tensorflow_v1 as _tf
 
 
 def _num_tags(transition_params):

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from tf1compat.contrib import registry
+from tf1compat.shared.lazy_tf import tensorflow as _tf
 
 __all__ = ["transform", "translate", "rotate", "translations_to_projective_transforms",
            "angles_to_projective_transforms", "compose_transforms",
@@ -29,12 +30,6 @@ __all__ = ["transform", "translate", "rotate", "translations_to_projective_trans
 
 _IMAGE_DTYPES = ("uint8", "int32", "int64", "float16", "float32", "float64")
 _INTERPOLATIONS = ("NEAREST", "BILINEAR")
-
-
-def _tf():
-    import tensorflow as tf
-
-    return tf
 
 
 def _as_batch(images, function: str):

@@ -9,14 +9,9 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from tf1compat.estimator import loader
+from tf1compat.shared.lazy_tf import tensorflow as _tf
 
 _library = loader.v1_api()
-
-
-def _tf():
-    import tensorflow as tf
-
-    return tf
 
 
 def _key_list(keys: Any) -> Optional[list]:

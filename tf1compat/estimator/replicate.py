@@ -26,18 +26,13 @@ from tf1compat.estimator import loader
 from tf1compat.estimator.errors import EstimatorError
 from tf1compat.estimator import tower_specs
 from tf1compat.estimator.tower_state import TowerOptimizer, scaled_loss, tower_state
+from tf1compat.shared.lazy_tf import tensorflow as _tf
 
 __all__ = ["replicate_model_fn", "TowerOptimizer"]
 
 _library = loader.v1_api()
 _VARIABLE_OPS = frozenset({"Variable", "VariableV2", "VarHandleOp"})
 _TOWER_SCOPE = "tower_{}"
-
-
-def _tf():
-    import tensorflow as tf
-
-    return tf
 
 
 def _local_devices(device_type: str) -> list[str]:

@@ -15,14 +15,9 @@ from typing import Any
 from tf1compat.estimator import loader
 from tf1compat.estimator.errors import EstimatorError
 from tf1compat.estimator.tower_state import sum_on
+from tf1compat.shared.lazy_tf import tensorflow as _tf
 
 _library = loader.v1_api()
-
-
-def _tf():
-    import tensorflow as tf
-
-    return tf
 
 
 def with_fields(spec: Any, **fields: Any) -> Any:

@@ -15,14 +15,9 @@ from __future__ import annotations
 
 import contextlib
 from typing import Any, Iterator
+from tf1compat.shared.lazy_tf import tensorflow as _tf
 
 _COLLECTION = "replicate_model_fn_graph_states"
-
-
-def _tf():
-    import tensorflow as tf
-
-    return tf
 
 
 class TowerState:

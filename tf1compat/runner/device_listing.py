@@ -26,15 +26,10 @@ from typing import Any, Callable, Optional
 from tf1compat.runner.device_map import DeviceMap
 from tf1compat.runner.mapped_devices import GPU, MappedGpus, gpu_index
 from tf1compat.shared import tf_internals
+from tf1compat.shared.lazy_tf import tensorflow as _tf
 
 _RUNNER_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 NOTE = "lists the GPUs of --device-map, each on the device it is mapped to"
-
-
-def _tf():
-    import tensorflow as tf
-
-    return tf
 
 
 def _as_list(devices: Any) -> list:

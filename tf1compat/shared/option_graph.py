@@ -8,12 +8,7 @@ from typing import Any, Mapping
 
 from tf1compat.shared.errors import OptionError
 from tf1compat.shared.option_spec import Flag, OptionSpec, Portable, Reject, Scalar, Status, Step
-
-
-def _tf():
-    import tensorflow as tf
-
-    return tf
+from tf1compat.shared.lazy_tf import tensorflow as _tf
 
 
 # -- jit ---------------------------------------------------------------------

@@ -8,6 +8,7 @@ from typing import Any, Callable
 from tf1compat.shared.option_spec import (
     BOOL_FLAG, INT_FLAG, Flag, MapEntry, OptionSpec, Portable, Reject, RepeatedText, Scalar,
     Status, Step, check_bool, check_int_at_least)
+from tf1compat.shared.lazy_tf import tensorflow as _tf
 
 
 def call_step(action: str, code: str, value: Any, run: Callable[[Any], None],
@@ -15,12 +16,6 @@ def call_step(action: str, code: str, value: Any, run: Callable[[Any], None],
     """A step that calls one TF2 setter with `value`; `read` returns what TF2 has now."""
     in_effect = (lambda wanted: read() == wanted) if read is not None else None
     return Step(action, (value,), code, run, in_effect, fixed_at_start)
-
-
-def _tf():
-    import tensorflow as tf
-
-    return tf
 
 
 def _setter(keyword: str, action: str, template: str, run: Callable[[Any], None],

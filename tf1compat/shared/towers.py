@@ -9,12 +9,7 @@ these two; each side adds what differs (sessions and TF1 optimizers, or
 from __future__ import annotations
 
 from typing import Any, Callable, Sequence
-
-
-def _tf():
-    import tensorflow as tf
-
-    return tf
+from tf1compat.shared.lazy_tf import tensorflow as _tf
 
 
 def replicate(build: Callable[[int, str], Any], devices: Sequence[str],
