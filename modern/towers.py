@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from tf1compat.shared.device_errors import tf2_checked
-from tf1compat.shared.towers import replicate, sum_on
+from tf1compat.shared.towers import mean_of_present, replicate, split_batch, sum_on
 
 __all__ = ["replicate", "sum_on", "matmul_towers", "average_gradients", "TowerTrainer",
            "split_batch"]
@@ -35,21 +35,7 @@ def matmul_towers(a: Any, b: Any, devices: Sequence[str], reduce_device: str = "
 
 def average_gradients(tower_grads: Sequence[Sequence[Any]]) -> list[Any]:
     """Averages per-tower gradient lists (same variables, same order) element-wise."""
-    import tensorflow as tf
-
-    averaged = []
-    for grads in zip(*tower_grads):
-        present = [grad for grad in grads if grad is not None]
-        averaged.append(tf.math.truediv(tf.add_n(present), float(len(present)))
-                        if present else None)
-    return averaged
-
-
-def split_batch(tensor: Any, parts: int) -> list[Any]:
-    """Splits a batch into `parts` equal shards along axis 0."""
-    import tensorflow as tf
-
-    return tf.split(tensor, parts, axis=0)
+    return [mean_of_present(grads) for grads in zip(*tower_grads)]
 
 
 class TowerTrainer:

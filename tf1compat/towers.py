@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from tf1compat.shared.towers import replicate, sum_on
+from tf1compat.shared.towers import mean_of_present, replicate, split_batch, sum_on
 from tf1compat.shared.lazy_tf import tensorflow as _tf
 
 __all__ = ["replicate", "sum_on", "matmul_towers", "average_gradients", "tower_train_step",
@@ -39,16 +39,8 @@ def average_gradients(tower_grads: Sequence[Sequence[tuple[Any, Any]]]) -> list[
 
     Every tower must list the same variables in the same order (they share them).
     """
-    tf = _tf()
-    averaged = []
-    for pairs in zip(*tower_grads):
-        variable = pairs[0][1]
-        grads = [grad for grad, _ in pairs if grad is not None]
-        if not grads:
-            averaged.append((None, variable))
-            continue
-        averaged.append((tf.math.truediv(tf.add_n(grads), float(len(grads))), variable))
-    return averaged
+    return [(mean_of_present([grad for grad, _ in pairs]), pairs[0][1])
+            for pairs in zip(*tower_grads)]
 
 
 def _variables_on(variable_device: str, compute_device: str) -> Callable:
@@ -98,7 +90,4 @@ def tower_train_step(loss_fn: Callable[[Any], Any], optimizer: Any,
     return train_op, mean_loss, losses
 
 
-def split_batch(tensor: Any, parts: int) -> list[Any]:
-    """Splits a batch into `parts` equal shards along axis 0 (the batch must divide)."""
-    tf = _tf()
-    return tf.split(tensor, parts, axis=0)
+
