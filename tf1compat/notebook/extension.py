@@ -21,6 +21,7 @@ import sys
 from typing import Any, Callable, Optional
 
 from tf1compat.process.atomic import write_atomically
+from tf1compat.runner import is_runner_frame
 
 ENV_SPEC = "TF1COMPAT_RUN_SPEC"
 _USAGE = "usage: %tf1compat report [--json FILE]"
@@ -107,8 +108,6 @@ def _cell_where(shell) -> Callable[[Callable[[str], bool]], Callable[[], str]]:
     return make
 
 
-_RUNNER_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                           "runner") + os.sep
 
 
 def _show_traceback(shell, etype, value, tb, tb_offset=None) -> None:
@@ -118,7 +117,7 @@ def _show_traceback(shell, etype, value, tb, tb_offset=None) -> None:
     last_other = None
     entry = tb
     while entry is not None:
-        if not entry.tb_frame.f_code.co_filename.startswith(_RUNNER_DIR):
+        if not is_runner_frame(entry.tb_frame.f_code.co_filename):
             last_other = entry
         entry = entry.tb_next
     if last_other is not None:

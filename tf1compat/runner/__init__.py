@@ -16,7 +16,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from typing import Any, Optional
+
+# This folder: a frame whose file is in it is the run's own, never the user's (the tracebacks
+# and op stacks a run shows leave such frames out).
+RUNNER_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def is_runner_frame(filename: str) -> bool:
+    """Whether a frame's file is one of the run's own modules."""
+    return filename.startswith(RUNNER_DIR)
 
 
 @dataclasses.dataclass

@@ -16,6 +16,7 @@ import sys
 import traceback
 from typing import Optional
 
+from tf1compat.runner import is_runner_frame
 from tf1compat.runner.stopping import Stopper, end_by
 
 
@@ -53,9 +54,8 @@ def _print_script_traceback(error: BaseException, is_user_file) -> None:
     report = traceback.TracebackException(type(error), error, tb)
     # The run's own frames at the end (the TF1 module's attribute lookup raising "tf.X is not
     # in TF 2.21") are not the script's: the error shows at the script's line, as TF1 had it.
-    runner_dir = os.path.dirname(os.path.abspath(__file__)) + os.sep
     stack = list(report.stack)
-    while len(stack) > 1 and stack[-1].filename.startswith(runner_dir):
+    while len(stack) > 1 and is_runner_frame(stack[-1].filename):
         stack.pop()
     report.stack = traceback.StackSummary.from_list(stack)
     print("".join(report.format()), end="", file=sys.stderr)

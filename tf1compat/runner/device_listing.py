@@ -19,16 +19,15 @@ map does not change.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any, Callable, Optional
 
+from tf1compat.runner import is_runner_frame
 from tf1compat.runner.device_map import DeviceMap
 from tf1compat.runner.mapped_devices import GPU, MappedGpus, gpu_index
 from tf1compat.shared import tf_internals
 from tf1compat.shared.lazy_tf import tensorflow as _tf
 
-_RUNNER_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 NOTE = "lists the GPUs of --device-map, each on the device it is mapped to"
 
 
@@ -172,7 +171,7 @@ class DeviceViews:
 
 def _called_from_user_code(frame, is_user_file: Callable[[str], bool]) -> bool:
     """Whether the call came from user code (frames of the runner itself are looked through)."""
-    while frame is not None and frame.f_code.co_filename.startswith(_RUNNER_DIR):
+    while frame is not None and is_runner_frame(frame.f_code.co_filename):
         frame = frame.f_back
     return frame is not None and is_user_file(frame.f_code.co_filename)
 

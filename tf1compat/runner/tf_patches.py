@@ -17,6 +17,7 @@ import sys
 import threading
 from typing import Any, Callable, Optional
 
+from tf1compat.runner import is_runner_frame
 from tf1compat.runner.device_map import DeviceMap
 from tf1compat.shared import tf_internals
 from tf1compat.shared.options import SessionOptions
@@ -170,11 +171,10 @@ def hide_runner_frames() -> None:
     import os
     import re
 
-    runner_dir = os.path.dirname(os.path.abspath(__file__)) + os.sep
     frame_line = re.compile(r'^\s*File "(?P<file>[^"]+)", line \d+')
 
     def ours(filename: str) -> bool:
-        return filename.startswith(runner_dir) or "runpy" in os.path.basename(filename)
+        return is_runner_frame(filename) or "runpy" in os.path.basename(filename)
 
     def wrap(original):
         def _build_node_error_message(op):
