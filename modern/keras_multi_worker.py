@@ -27,7 +27,7 @@ import threading
 from tf1compat.shared import patches
 
 _lock = threading.Lock()
-_installed = False
+BUILD, REDUCE = "keras.multi-worker-build", "keras.reduce-per-replica"  # patch_table's keys
 
 
 def _is_distributed(value) -> bool:
@@ -38,9 +38,8 @@ def _is_distributed(value) -> bool:
 
 def install() -> bool:
     """Applies both fixes (idempotent). Returns True if they are in place."""
-    global _installed
     with _lock:
-        if _installed:
+        if patches.is_installed(BUILD):
             return True
         try:
             from keras.src.backend.tensorflow import trainer as keras_trainer
@@ -83,9 +82,8 @@ def install() -> bool:
         _maybe_symbolic_build.__wrapped__ = original_build
         reduce_per_replica.__wrapped__ = original_reduce
         with patches.all_or_nothing():
-            patches.replace_attribute("keras.multi-worker-build", trainer_class,
-                                      "_maybe_symbolic_build", lambda _: _maybe_symbolic_build)
-            patches.replace_attribute("keras.reduce-per-replica", keras_trainer,
-                                      "reduce_per_replica", lambda _: reduce_per_replica)
-        _installed = True
+            patches.replace_attribute(BUILD, trainer_class, "_maybe_symbolic_build",
+                                      lambda _: _maybe_symbolic_build)
+            patches.replace_attribute(REDUCE, keras_trainer, "reduce_per_replica",
+                                      lambda _: reduce_per_replica)
         return True

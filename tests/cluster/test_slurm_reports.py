@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from tf1compat.launch.slurm_launcher import SlurmLauncher
 from tf1compat.process import events
 
@@ -28,18 +30,18 @@ def test_reports_become_lines_for_people_and_the_launchers_account():
         '[worker:1]   File "train.py", line 3, in <module>',
         "[worker:1] ValueError: bad shape",
         events.encode("ended", task="worker:1", rank=2, node="n2", outcome="failed",
-                      how="exit code 1"),
+                      how="exit code 5", status=5),
     ])
     assert shown.splitlines()[:2] == [
         "tf1compat launch: started ps:0 pid 11 at n1:2000 (rank 0 on node n1, step 7.0)",
         "tf1compat launch: started worker:1 pid 12 at n2:2002 (rank 2 on node n2, step 7.0)"]
     assert shown.splitlines()[-1] == \
-        "tf1compat launch: worker:1 (rank 2 on node n2) failed: exit code 1"
+        "tf1compat launch: worker:1 (rank 2 on node n2) failed: exit code 5"
     assert events.MARKER not in shown
     assert launcher.started == {"ps:0": (0, "n1"), "worker:1": (2, "n2")}
     assert launcher.step == "7.0"
-    assert launcher.failures == ["task worker:1 (rank 2 on node n2) failed: exit code 1, "
-                                 "after ValueError: bad shape"]
+    assert launcher.failures == [("task worker:1 (rank 2 on node n2) failed: exit code 5, "
+                                  "after ValueError: bad shape", 5)]
 
 
 def test_a_task_that_cannot_start_is_named_from_its_rank():
@@ -47,16 +49,17 @@ def test_a_task_that_cannot_start_is_named_from_its_rank():
                                            why="port 2001 on node n2 is already in use")])
     assert shown == ("tf1compat launch: rank 1 on node n2 cannot start: port 2001 on node n2 "
                      "is already in use\n")
-    assert launcher.failures == ["task worker:0 (rank 1 on node n2) cannot start: port 2001 "
-                                 "on node n2 is already in use"]
+    assert launcher.failures == [("task worker:0 (rank 1 on node n2) cannot start: port 2001 "
+                                  "on node n2 is already in use", 1)]
 
 
 def test_a_tasks_output_that_looks_like_a_report_is_output():
     """A task's lines carry its name first, so its script cannot forge a report."""
     line = "[worker:0] " + events.encode("ended", task="ps:0", rank=0, node="n1",
-                                         outcome="failed", how="exit code 1")
-    launcher, shown = _read([line, events.MARKER + "{broken"])
-    assert shown == f"{line}\n{events.MARKER}{{broken\n"
+                                         outcome="failed", how="exit code 1", status=1)
+    incomplete = events.encode("ended", task="ps:0", outcome="failed")  # no rank, node, ...
+    launcher, shown = _read([line, events.MARKER + "{broken", incomplete])
+    assert shown == f"{line}\n{events.MARKER}{{broken\n{incomplete}\n"
     assert launcher.failures == [] and launcher.ended == {}
 
 
@@ -64,5 +67,14 @@ def test_srun_losing_a_task_is_a_failure_named_by_rank():
     launcher, _ = _read([events.encode("started", task="worker:0", pid=5, address="n2:1",
                                        rank=1, node="n2", step="3.0"),
                          "srun: error: n2: task 1: Killed"])
-    assert launcher.failures == ["task worker:0 (rank 1 on node n2) failed: Killed (reported "
-                                 "by srun)"]
+    assert launcher.failures == [("task worker:0 (rank 1 on node n2) failed: Killed (reported "
+                                  "by srun)", 137)]
+
+
+@pytest.mark.parametrize("how, status", [
+    ("Exited with exit code 3", 3), ("exit code 0", 1), ("Killed", 137),
+    ("killed by SIGTERM", 143), ("Terminated", 1)])
+def test_srun_words_for_a_lost_task_give_its_exit_status(how, status):
+    launcher, _ = _read([f"srun: error: n2: task 1: {how}"])
+    assert launcher.failures == [(f"task worker:0 (rank 1 on node n2) failed: {how} (reported "
+                                  "by srun)", status)]

@@ -65,11 +65,4 @@ class ContribFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 def install() -> None:
     """Puts the finder first on `sys.meta_path` (once: the registry's "python.contrib-finder")."""
-
-    def put_finder_first():
-        finder = ContribFinder()
-        sys.meta_path.insert(0, finder)
-        return finder, lambda: sys.meta_path.remove(finder) if finder in sys.meta_path \
-            else None
-
-    patches.apply("python.contrib-finder", put_finder_first)
+    patches.insert_finder("python.contrib-finder", ContribFinder)

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import types
 
+from tf1compat.shared import patches
+
 # tf_slim's arg_scope'd functions with a tf1compat twin: (tf_slim module, tf1compat module).
 _TWIN_MODULES = (("tf_slim.layers.layers", "tf1compat.contrib.layers"),
                  ("tf_slim.ops.variables", "tf1compat.contrib.framework"))
@@ -27,8 +29,6 @@ _TWIN_MODULES = (("tf_slim.layers.layers", "tf1compat.contrib.layers"),
 def share(tf_slim_arg_scope: types.ModuleType) -> None:
     """Makes tf_slim's arg_scope module use tf1compat's stack, table and keys (once: the
     registry's "tf_slim.shared-arg-scope")."""
-    from tf1compat.shared import patches
-
     patches.apply("tf_slim.shared-arg-scope", lambda: _share(tf_slim_arg_scope))
 
 
@@ -37,8 +37,8 @@ def _share(tf_slim_arg_scope: types.ModuleType):
 
     from tf1compat.contrib import arg_scope as ours
 
-    before = [(tf_slim_arg_scope, "_DECORATED_OPS", tf_slim_arg_scope._DECORATED_OPS),
-              (tf_slim_arg_scope, "_ARGSTACK", tf_slim_arg_scope._ARGSTACK)]
+    changes = [(tf_slim_arg_scope, "_DECORATED_OPS", ours._DECORATED),
+               (tf_slim_arg_scope, "_ARGSTACK", ours._STACK)]
     ours._DECORATED.update(tf_slim_arg_scope._DECORATED_OPS)
     for theirs_name, ours_name in _TWIN_MODULES:
         theirs, twin_module = importlib.import_module(theirs_name), \
@@ -54,18 +54,5 @@ def _share(tf_slim_arg_scope: types.ModuleType):
             # function it wraps (at call time): both now carry tf1compat's.
             for decorated in (function, getattr(function, "__wrapped__", None)):
                 if decorated is not None:
-                    before.append((decorated, "_key_op", getattr(decorated, "_key_op", _NONE)))
-                    decorated._key_op = key
-    tf_slim_arg_scope._DECORATED_OPS = ours._DECORATED
-    tf_slim_arg_scope._ARGSTACK = ours._STACK
-    return None, lambda: [_put_back(owner, name, value) for owner, name, value in reversed(before)]
-
-
-_NONE = object()  # an attribute that was not there
-
-
-def _put_back(owner, name: str, value) -> None:
-    if value is _NONE:
-        delattr(owner, name)
-    else:
-        setattr(owner, name, value)
+                    changes.append((decorated, "_key_op", key))
+    return None, patches.set_attributes(changes)

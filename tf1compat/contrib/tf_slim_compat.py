@@ -73,19 +73,11 @@ class _NormalizationView(types.ModuleType):
         return getattr(self._module, name)
 
 
-def _set_each(changes: list[tuple[Any, str, Any]]) -> Callable[[], None]:
-    """Sets each (module, attribute, value); returns what sets them back."""
-    before = [(module, attribute, getattr(module, attribute)) for module, attribute, _ in changes]
-    for module, attribute, value in changes:
-        setattr(module, attribute, value)
-    return lambda: [setattr(module, attribute, value) for module, attribute, value in before]
-
-
 def _give_private_views(tf_slim_modules) -> tuple[None, Callable[[], None]]:
     """Each tf_slim module's `tensorflow.python.*` modules become `PrivateModuleView`s (the
     registry's "tf_slim.private-module-views")."""
     # plain modules only: the views of the other changes (ops, normalization) stay as they are
-    return None, _set_each([
+    return None, patches.set_attributes([
         (module, attribute, view_of(value.__name__))
         for module in tf_slim_modules for attribute, value in list(vars(module).items())
         if type(value) is types.ModuleType and value.__name__.startswith("tensorflow.python.")])
@@ -121,5 +113,5 @@ def load() -> types.ModuleType:
 def _give_ops_view(ops: types.ModuleType, view: Any) -> tuple[None, Callable[[], None]]:
     """tf_slim's readers of TF's `ops` module read `view` instead."""
     readers = [sys.modules.get(name) or importlib.import_module(name) for name in _READERS]
-    return None, _set_each([(module, "ops", view) for module in readers
+    return None, patches.set_attributes([(module, "ops", view) for module in readers
                             if getattr(module, "ops", None) is ops])

@@ -18,7 +18,6 @@ import builtins
 import importlib
 import importlib.abc
 import importlib.machinery
-import sys
 import types
 from typing import Any
 
@@ -121,11 +120,5 @@ def route_library_imports(view: types.ModuleType) -> None:
     """From now on the library's modules, as they load (from any thread), get `view` for
     `import tensorflow`. Once per process (the registry's "python.estimator-finder");
     modules loaded before keep what they had."""
-
-    def put_finder_first():
-        finder = _LibraryFinder(_routed_builtins(view))
-        sys.meta_path.insert(0, finder)
-        return finder, lambda: sys.meta_path.remove(finder) if finder in sys.meta_path \
-            else None
-
-    patches.apply("python.estimator-finder", put_finder_first)
+    patches.insert_finder("python.estimator-finder",
+                          lambda: _LibraryFinder(_routed_builtins(view)))

@@ -36,13 +36,16 @@ from tf1compat.launch.attempts import LaunchResult, run_with_restarts
 from tf1compat.launch.launcher import default_main_jobs
 from tf1compat.launch.slurm_task import ENV_PLAN
 from tf1compat.process import events
-from tf1compat.process.exits import status_of_description
 from tf1compat.process.handlers import handling
 from tf1compat.process.lifetime import die_with_parent
 from tf1compat.shared.errors import LaunchError
 from tf1compat.shared.slurm_layout import EVALUATOR, describe_layout, step_cluster
 
 NOTE = "tf1compat launch: "
+# What each kind of task report holds (`slurm_task.report`); a line that does not is output.
+REPORT_FIELDS = {"started": {"task", "pid", "address", "rank", "node", "step"},
+                 "ended": {"task", "rank", "node", "outcome", "how", "status"},
+                 "cannot_start": {"rank", "node", "why"}}
 # srun's own report of a task it lost: "srun: error: node3: task 2: Killed"
 SRUN_LOST = re.compile(r"^srun: error: (\S+): tasks? ([\d,-]+): (.*)$")
 # srun's report of a node of the step lost as a whole: "srun: error: Node failure on node2"
@@ -52,6 +55,20 @@ STALE_AFTER_NODE_LOSS = ("SLURM_JOB_NUM_NODES", "SLURM_NNODES", "SLURM_JOB_NODEL
                          "SLURM_NODELIST", "SLURM_TASKS_PER_NODE", "SLURM_NPROCS",
                          "SLURM_NTASKS", "SLURM_JOB_CPUS_PER_NODE")
 SRUN_OWN = re.compile(r"^(srun: |slurmstepd(-\S+)?: )")
+
+
+def _srun_status(how: str) -> int:
+    """The shell-style status srun's words for a lost task stand for ("Killed", "Exited with
+    exit code 3"); 1 when they name none."""
+    match = re.search(r"exit code (\d+)", how)
+    if match:
+        return int(match.group(1)) or 1
+    match = re.search(r"killed by (SIG[A-Z0-9]+)", how)
+    if match and match.group(1) in signal.Signals.__members__:
+        return 128 + signal.Signals[match.group(1)].value
+    if "Killed" in how:
+        return 128 + signal.SIGKILL
+    return 1
 
 
 def _ranks(text: str) -> list[int]:
@@ -96,7 +113,7 @@ class SlurmLauncher:
         """What one srun step learns, empty again."""
         self.started: dict[str, tuple[int, str]] = {}   # task -> (rank, node)
         self.ended: dict[str, tuple[str, str]] = {}     # task -> (outcome, how)
-        self.failures: list[str] = []
+        self.failures: list[tuple[str, int]] = []  # (what failed, the exit status it gives)
         self.lost: list[str] = []  # nodes srun reported failed
         self.step: Optional[str] = None
         self._stop_signal: Optional[int] = None
@@ -151,6 +168,9 @@ class SlurmLauncher:
         for raw in iter(stream.readline, b""):
             line = raw.decode("utf-8", "replace").rstrip("\n")
             report = events.decode(line) if parse else None
+            if report is not None and not REPORT_FIELDS.get(report["event"], {""}) <= \
+                    report.keys():
+                report = None  # not a report this launcher knows: shown as it came
             if report is not None:
                 line = self._told(report)
             else:
@@ -170,40 +190,36 @@ class SlurmLauncher:
         stream.close()
 
     @staticmethod
-    def _told(report: dict) -> Optional[str]:
-        """A task's report as the line people read; None for a report of a kind unknown here."""
+    def _told(report: dict) -> str:
+        """A task's report (of a kind in REPORT_FIELDS) as the line people read."""
         kind = report["event"]
-        try:
-            if kind == "started":
-                return (f"{NOTE}started {report['task']} pid {report['pid']} at "
-                        f"{report['address']} (rank {report['rank']} on node {report['node']}, "
-                        f"step {report['step']})")
-            if kind == "ended":
-                return (f"{NOTE}{report['task']} (rank {report['rank']} on node "
-                        f"{report['node']}) {report['outcome']}: {report['how']}")
-            if kind == "cannot_start":
-                return f"{NOTE}rank {report['rank']} on node {report['node']} cannot start: " \
-                    f"{report['why']}"
-        except KeyError:
-            return None
-        return None
+        if kind == "started":
+            return (f"{NOTE}started {report['task']} pid {report['pid']} at "
+                    f"{report['address']} (rank {report['rank']} on node {report['node']}, "
+                    f"step {report['step']})")
+        if kind == "ended":
+            return (f"{NOTE}{report['task']} (rank {report['rank']} on node "
+                    f"{report['node']}) {report['outcome']}: {report['how']}")
+        return f"{NOTE}rank {report['rank']} on node {report['node']} cannot start: " \
+            f"{report['why']}"
 
     def _record(self, report: dict) -> None:
         kind = report["event"]
-        if kind == "started" and {"task", "rank", "node", "step"} <= report.keys():
+        if kind == "started":
             self.started[report["task"]] = (int(report["rank"]), report["node"])
             self.step = report["step"]
-        elif kind == "ended" and {"task", "rank", "node", "outcome", "how"} <= report.keys():
+        elif kind == "ended":
             name, outcome, how = report["task"], report["outcome"], report["how"]
             self.ended[name] = (outcome, how)
             if outcome == "failed":
-                self.failures.append(f"task {name} (rank {report['rank']} on node "
-                                     f"{report['node']}) failed: {how}"
-                                     + self.last_errors.after(name))
-        elif kind == "cannot_start" and {"rank", "node", "why"} <= report.keys():
+                self.failures.append((f"task {name} (rank {report['rank']} on node "
+                                      f"{report['node']}) failed: {how}"
+                                      + self.last_errors.after(name),
+                                      int(report["status"]) or 1))
+        else:
             rank = int(report["rank"])
-            self.failures.append(f"task {self._name_of_rank(rank)} (rank {rank} on node "
-                                 f"{report['node']}) cannot start: {report['why']}")
+            self.failures.append((f"task {self._name_of_rank(rank)} (rank {rank} on node "
+                                  f"{report['node']}) cannot start: {report['why']}", 1))
 
     def _parse_srun(self, line: str) -> None:
         """What srun itself says about the step's tasks and nodes (its own words: srun has
@@ -216,8 +232,8 @@ class SlurmLauncher:
             lost = [name for name, (_, where) in self.started.items() if where == node]
             for name in lost:
                 self.ended.setdefault(name, ("failed", f"node {node} failed"))
-            self.failures.insert(0, f"task {', '.join(lost) or '?'} on node {node} lost: the "
-                                    "node failed (reported by srun)")
+            self.failures.insert(0, (f"task {', '.join(lost) or '?'} on node {node} lost: the "
+                                     "node failed (reported by srun)", 1))
             return
         match = SRUN_LOST.match(line)
         if match:
@@ -226,8 +242,8 @@ class SlurmLauncher:
                 name = self._name_of_rank(rank)
                 if name not in self.ended and self._stop_signal is None and not self._done():
                     self.ended[name] = ("failed", how)
-                    self.failures.append(f"task {name} (rank {rank} on node {node}) failed: "
-                                         f"{how} (reported by srun)")
+                    self.failures.append((f"task {name} (rank {rank} on node {node}) failed: "
+                                          f"{how} (reported by srun)", _srun_status(how)))
 
     def _done(self) -> bool:
         main = [f"{job}:{index}" for job, index in self.tasks if job in self.main_jobs]
@@ -320,9 +336,9 @@ class SlurmLauncher:
                 return LaunchResult(128 + self._stop_signal, interrupted=True,
                                     message=f"interrupted by {name}")
             if failures:
-                self.note(f"{failures[0]}; stopping the other tasks")
-                return LaunchResult(status_of_description(failures[0]), failures[0].split()[1],
-                                    message=failures[0])
+                failure, status = failures[0]
+                self.note(f"{failure}; stopping the other tasks")
+                return LaunchResult(status, failure.split()[1], message=failure)
             if done:
                 with self._lock:
                     self._ended_well = True

@@ -126,7 +126,7 @@ def run_task(plan: dict, env: dict) -> int:
     outcome = "finished" if code == 0 else ("stopped" if stop else "failed")
     with lock:
         report("ended", task=name, rank=rank, node=node, outcome=outcome,
-               how=describe_exit(code))
+               how=describe_exit(code), status=exit_status(code))
     return exit_status(code)
 
 

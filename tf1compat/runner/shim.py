@@ -381,6 +381,7 @@ def install(user_roots: Iterable[str], legacy_keras: bool,
 
     _tf115_calls()
     tf115_signatures.tf115_parameters()  # read before user code starts (about 20 ms)
+
     def put_in_place() -> tuple[ImportHook, Callable[[], None]]:
         hook = ImportHook(TF1Module(tf.compat.v1, "", legacy_keras), user_roots, library_roots)
         hook.install()

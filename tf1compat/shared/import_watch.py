@@ -81,12 +81,6 @@ class _AfterImportFinder(importlib.abc.MetaPathFinder):
 WATCH = "python.import-watch"  # its declaration in tf1compat.shared.patch_table
 
 
-def _put_finder_first():
-    sys.meta_path.insert(0, _AfterImportFinder())
-    return None, lambda: sys.meta_path.__setitem__(
-        slice(None), [f for f in sys.meta_path if not isinstance(f, _AfterImportFinder)])
-
-
 def _remove_finder() -> None:
     patches.undo(WATCH)
 
@@ -105,4 +99,4 @@ def when_imported(name: str, callback: Callable[[object], None]) -> None:
         return
     with _lock:
         _pending.setdefault(name, []).append(callback)
-        patches.apply(WATCH, _put_finder_first)
+        patches.insert_finder(WATCH, _AfterImportFinder)

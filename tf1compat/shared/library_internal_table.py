@@ -72,8 +72,10 @@ TF_KERAS_LEGACY_CELLS = LibraryInternal(
     library="tf_keras", checked_on=("2.21.0",))
 
 TF_SLIM_ARG_SCOPE = LibraryInternal(
-    "tf_slim.ops.arg_scope", ("_ARGSTACK", "_DECORATED_OPS"),
-    used_for="shared with tf.contrib.framework's arg_scope (one stack, one table)",
+    "tf_slim.ops.arg_scope", ("_ARGSTACK", "_DECORATED_OPS", "add_arg_scope"),
+    homeless_attributes=("_key_op",),
+    used_for="shared with tf.contrib.framework's arg_scope (one stack, one table, and the "
+             "_key_op add_arg_scope sets on each function it decorates)",
     feature="arg_scope across contrib and slim",
     without="an arg_scope of one does not reach the other's layers",
     library="tf-slim", checked_on=("1.1.0",))

@@ -9,7 +9,8 @@ was checked on, the feature it serves, what happens without it) and made here:
 - `apply(key, change)` makes a declared change once: a second call returns the first one's
   result and changes nothing; `change()` returns (result, undo);
 - `replace_attribute(key, owner, name, wrap)` is `apply` for the common case, an attribute
-  replaced by `wrap(original)`;
+  replaced by `wrap(original)`; `insert_finder(key, make_finder)` puts a finder first on
+  `sys.meta_path`; `set_attributes` sets several attributes and returns their undo;
 - `all_or_nothing()` is a block after which either every change made in it stands, or, when
   it raised, none does;
 - `undo(key)` takes one change back, `installed()` lists those in effect (`tf1compat doctor`
@@ -23,13 +24,15 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import importlib
+import sys
 import threading
 from typing import Any, Callable, Iterator, Optional
 
 from tf1compat.shared.patch_table import DECLARED_PATCHES, Patch
 
-__all__ = ["Patch", "UndeclaredPatchError", "apply", "replace_attribute", "all_or_nothing",
-           "undo", "undo_all", "installed", "is_installed", "declared", "absent"]
+__all__ = ["Patch", "UndeclaredPatchError", "apply", "replace_attribute", "set_attributes",
+           "insert_finder", "all_or_nothing", "undo", "undo_all", "installed", "is_installed",
+           "declared", "absent"]
 
 
 class UndeclaredPatchError(KeyError):
@@ -88,25 +91,49 @@ def apply(key: str, change: Callable[[], tuple[Any, Callable[[], None]]]) -> Any
         return result
 
 
-_MISSING = object()
+_NOT_OWN = object()  # an attribute the object did not hold itself (absent, or inherited)
 
 
-def replace_attribute(key: str, owner: Any, name: str, wrap: Callable[[Any], Any]) -> Any:
-    """Sets `owner.name` to `wrap(original)` once; returns the original. Undoing puts the
-    original back (or removes the attribute, if `owner` had none)."""
+def set_attributes(changes: list[tuple[Any, str, Any]]) -> Callable[[], None]:
+    """Sets each (owner, name, value); returns what puts every one back as it was: the
+    owner's own value again, or none of its own where it had none (an inherited one shows
+    through again)."""
+    before = [(owner, name, vars(owner).get(name, _NOT_OWN) if hasattr(owner, "__dict__")
+               else getattr(owner, name, _NOT_OWN)) for owner, name, _ in changes]
+    for owner, name, value in changes:
+        setattr(owner, name, value)
 
-    def change():
-        original = getattr(owner, name, _MISSING)
-        setattr(owner, name, wrap(None if original is _MISSING else original))
-
-        def put_back():
-            if original is _MISSING:
+    def put_back() -> None:
+        for owner, name, value in reversed(before):
+            if value is _NOT_OWN:
                 with contextlib.suppress(AttributeError):
                     delattr(owner, name)
             else:
-                setattr(owner, name, original)
+                setattr(owner, name, value)
 
-        return (None if original is _MISSING else original), put_back
+    return put_back
+
+
+def replace_attribute(key: str, owner: Any, name: str, wrap: Callable[[Any], Any]) -> Any:
+    """Sets `owner.name` to `wrap(original)` once (`original` None where there is none);
+    returns the original. Undoing puts back what `owner` held itself (`set_attributes`)."""
+
+    def change():
+        original = getattr(owner, name, None)
+        return original, set_attributes([(owner, name, wrap(original))])
+
+    return apply(key, change)
+
+
+def insert_finder(key: str, make_finder: Callable[[], Any]) -> Any:
+    """Puts `make_finder()` first on `sys.meta_path` once; returns the finder. Undoing takes
+    it off again."""
+
+    def change():
+        finder = make_finder()
+        sys.meta_path.insert(0, finder)
+        return finder, lambda: sys.meta_path.remove(finder) if finder in sys.meta_path \
+            else None
 
     return apply(key, change)
 
@@ -136,12 +163,6 @@ def undo(key: str) -> bool:
             return False
         change.undo()
         return True
-
-
-def forget(key: str) -> None:
-    """Records that change `key` undid itself (a watch that removes itself when done)."""
-    with _lock:
-        _changes.pop(key, None)
 
 
 def undo_all() -> None:

@@ -152,8 +152,9 @@ def patch(key: str, wrap: Callable[[Any], Any]) -> Any:
       MissingInternalError: the installed TensorFlow lacks the name.
     """
     declaration = patches.declared(key)
-    internal, name = declaration.internal, declaration.attribute.partition(":")[2]
-    if internal is None or internal.module != declaration.attribute.partition(":")[0]:
+    module, _, name = declaration.attribute.partition(":")
+    internal = declaration.internal
+    if internal is None or internal.module != module:
         raise ValueError(f"patch {key!r} is not a declared TensorFlow attribute")
     resolve(internal, name)
     owner_path, _, leaf = name.rpartition(".")
