@@ -25,6 +25,7 @@ SERVER = """
     port = int(json.loads(os.environ["TF_CONFIG"])["cluster"]["worker"][0].rsplit(":", 1)[1])
     server = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
     server.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC's listeners do
     server.bind(("::", port))  # the wildcard, as TensorFlow's server binds it
     server.listen()
     print("listening on", port, flush=True)
@@ -48,6 +49,15 @@ def _interface_addresses() -> list[str]:
     return found
 
 
+def _free_port() -> int:
+    """A port nothing on this machine holds on any address: a fixed one can be taken by
+    whatever else runs here, and the test would then fail for a reason not its own."""
+    with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        probe.bind(("::", 0))
+        return probe.getsockname()[1]
+
+
 def _answers(host: str, port: int) -> bool:
     try:
         with socket.create_connection((host, port), timeout=2):
@@ -64,12 +74,13 @@ def test_a_tasks_port_answers_on_its_nodes_address_only(slurm_cluster, tmp_path,
     script = write_script(tmp_path, "server.py", SERVER)
     done = tmp_path / "done"
     env = launch_env(slurm_cluster)
+    chosen = _free_port()
     process, lines = salloc_launch(
-        slurm_cluster, 1, "--slurm", "--workers", "1", "--port-base", "23300",
+        slurm_cluster, 1, "--slurm", "--workers", "1", "--port-base", str(chosen),
         *(["--bind-all"] if bind_all else []), str(script), str(done), env=env), []
     try:
         port = int(read_until(process, r"\] listening on (\d+)$", 60, lines).group(1))
-        assert port == 23300
+        assert port == chosen
         assert _answers(node_address, port)
         reached = [host for host in others if _answers(host, port)]
         done.touch()
