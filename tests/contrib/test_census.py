@@ -127,7 +127,7 @@ def test_a_recount_of_one_repository_gives_the_committed_rows():
 def test_verdicts_try_each_spelling_with_run_and_migrate():
     assert verdict("layers.flatten", ["attr:layers.flatten", "from:layers:flatten"]) == \
         {"table": "replaced", "run": "yes", "migrate": "yes"}
-    assert verdict("factorization.KMeans", ["attr:factorization.KMeans"]) == \
+    assert verdict("ffmpeg.decode_audio", ["attr:ffmpeg.decode_audio"]) == \
         {"table": "unknown", "run": "no", "migrate": "no"}
 
 

@@ -34,9 +34,10 @@ def test_deep_paths_are_the_served_objects():
         image.flat_transforms_to_matrices
 
 
-def test_other_contrib_image_names_stay_unserved_and_say_so():
-    with pytest.raises(registry.ContribError, match="image.dense_image_warp.*Addons"):
-        registry.resolve("image.dense_image_warp")
+def test_other_contrib_image_names_come_from_tf_1_15_s_source_or_say_why_not():
+    # pure Python on core ops: TF 1.15's own file (TensorFlow's upgrade table says Addons)
+    assert registry.lookup("image.dense_image_warp").source == "tf115-source"
+    # its module reads the transforms tf1compat serves with its own code: not mixed with them
     with pytest.raises(registry.ContribError, match="image.connected_components"):
         registry.resolve("image.connected_components")
 

@@ -78,5 +78,5 @@ def test_bad_hyper_parameters_and_unserved_names_are_named():
         contrib.opt.LARSOptimizer(0.1, momentum=-1)
     with pytest.raises(TypeError, match="received base_optimizer=3"):
         contrib.opt.extend_with_decoupled_weight_decay(3)
-    with pytest.raises(ContribError, match="ScipyOptimizerInterface.*scipy.optimize.minimize"):
-        contrib.opt.ScipyOptimizerInterface  # noqa: B018
+    with pytest.raises(ContribError, match="opt.NoSuchOptimizer"):
+        contrib.opt.NoSuchOptimizer  # noqa: B018

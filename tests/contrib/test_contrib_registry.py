@@ -38,7 +38,7 @@ def test_the_table_covers_the_common_contrib_names():
             Served.REPLACED, "cudnn_rnn.CudnnCompatibleLSTMCell": Served.REPLACED,
         "cudnn_rnn.CudnnCompatibleGRUCell": Served.REPLACED,
         "cudnn_rnn.CudnnLSTM": Served.UNSUPPORTED, "layers.layer_norm": Served.REPLACED,
-        "image.rotate": Served.REPLACED, "image.dense_image_warp": Served.UNSUPPORTED,
+        "image.rotate": Served.REPLACED, "image.dense_image_warp": Served.MAPPED,
         "rnn.LayerNormBasicLSTMCell": Served.REPLACED,
     }
     for name, served in expected.items():
@@ -51,8 +51,10 @@ def test_every_replaced_name_exists_and_every_module_name_is_in_the_table():
         if entry.served is Served.REPLACED:
             value = registry.resolve(name)
             if name in {f"eager.{constant}" for constant in tables.EAGER_CONSTANTS} | \
-                    {f"lookup.{constant}" for constant in tables.LOOKUP_CONSTANTS}:
-                assert value is not None, name  # a device policy, execution mode, hasher spec
+                    {f"lookup.{constant}" for constant in tables.LOOKUP_CONSTANTS} | \
+                    {f"distributions.{constant}" for constant in tables.DISTRIBUTIONS_CONSTANTS}:
+                # a device policy, execution mode, hasher spec, reparameterization type
+                assert value is not None, name
                 continue
             assert callable(value) or isinstance(value, types.ModuleType), name
     for namespace in ("layers", "framework", "seq2seq", "cudnn_rnn", "lookup"):
@@ -76,15 +78,11 @@ def test_namespaces_resolve_through_the_package():
 
 
 @pytest.mark.parametrize("path, words", [
-    ("opt.ScipyOptimizerInterface", ["tf.contrib.opt.ScipyOptimizerInterface",
-                                     "scipy.optimize.minimize"]),
     ("cudnn_rnn.CudnnLSTM", ["tf.contrib.cudnn_rnn.CudnnLSTM", "CudnnCompatibleLSTMCell"]),
-    ("image.dense_image_warp", ["tf.contrib.image.dense_image_warp", "tfa.image.dense_image_warp",
-                                "no release for TF 2.21"]),
+    ("image.connected_components", ["tf.contrib.image.connected_components"]),
     ("seq2seq.ScheduledEmbeddingTrainingHelper",
      ["tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper", "tfa.seq2seq"]),
     ("learn.Estimator", ["tf.contrib.learn.Estimator", "no successor"]),
-    ("learn.datasets.base", ["tf.contrib.learn.datasets.base", "no successor"]),
     ("nosuchthing", ["tf.contrib.nosuchthing", "no replacement is known"]),
     ("data.StatsAggregator", ["tf.data.experimental.StatsAggregator", "does not have"]),
 ])

@@ -10,6 +10,7 @@ import os
 import platform
 import shutil
 import sys
+from pathlib import Path
 from typing import Any
 
 from modern.inventory import DEVICE_ENVIRONMENT
@@ -83,6 +84,23 @@ def _devices() -> dict[str, Any]:
             "gpu_memory_source": inventory.memory_source or "none"}
 
 
+def _tf115_source_status(environ: dict[str, str]) -> dict[str, Any]:
+    """Where TF 1.15's contrib source is, without fetching it (doctor changes nothing)."""
+    from tf1compat.contrib import tf115_source
+
+    named = environ.get(tf115_source.ENV_SOURCE)
+    if named:
+        return {"available": (Path(named) / "contrib" / "__init__.py").is_file(),
+                "detail": f"{tf115_source.ENV_SOURCE}={named}"}
+    cached = tf115_source.cached_root()
+    if (cached / "contrib" / "__init__.py").is_file():
+        return {"available": True, "detail": str(cached)}
+    return {"available": False,
+            "detail": "fetched once on first use (pip download, 111 MB)"
+            if environ.get(tf115_source.ENV_OFFLINE) != "1"
+            else f"{tf115_source.ENV_OFFLINE}=1: set {tf115_source.ENV_SOURCE}"}
+
+
 def internals_status() -> list[dict[str, Any]]:
     """Each private TensorFlow name tf1compat relies on, and whether this TensorFlow has it."""
     from tf1compat.shared import tf_internals
@@ -126,6 +144,9 @@ def collect(environ: dict[str, str]) -> dict[str, Any]:
             "nvml (GPU total memory)": _nvml_status(),
             "nvidia-smi": shutil.which("nvidia-smi") or False,
             "hdfs": _hdfs_status(),
+            "tensorflow_probability (tf.contrib.distributions)":
+                importlib.util.find_spec("tensorflow_probability") is not None,
+            "TF 1.15's contrib source": _tf115_source_status(environ),
         },
     }
 

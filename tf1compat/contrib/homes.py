@@ -9,7 +9,9 @@ by tests/tf1_reference/tf115_contrib_homes.py, records for each public contrib n
   (`quantization.Abs` is `gen_math_ops.Abs`) is served from TF 2.21's module of that path,
   seen as TF1 code read it (`private_views`); a contrib home whose module the tf_slim library
   carries on (`tensorflow/contrib/layers/python/layers/layers.py` is `tf_slim/layers/layers.py`)
-  is served from tf_slim.
+  is served from tf_slim, and one whose module TensorFlow Probability carries on
+  (`tensorflow/contrib/distributions/python/ops/mvn_diag.py` is
+  `tensorflow_probability/python/distributions/mvn_diag.py`) from TensorFlow Probability.
 
 The contrib table (`registry.table`) holds these below every entry of its own: a name
 tf1compat serves itself, or TensorFlow's upgrade table maps, keeps that service.
@@ -21,42 +23,16 @@ import functools
 import os
 from typing import Any, Optional
 
-from tf1compat.contrib import digested
+from tf1compat.contrib import digested, tf115_code
+from tf1compat.contrib.carriers import (  # noqa: F401 - homes' vocabulary, read by its users
+    TF_SLIM_LACKS, TF_SLIM_MODULES, TFP_MODULE_PREFIXES, TFP_MOVED, probability_home,
+    tf_slim_home)
 from tf1compat.contrib.entries import Entry, Served, import_dotted
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf115_homes.json")
 REGENERATE = ("python tests/tf1_reference/tf115_contrib_homes.py > "
               "tf1compat/contrib/tf115_homes.json (under the TF 1.15 reference)")
 
-# The contrib modules the tf_slim library carries on (contrib.slim's own code, kept on PyPI):
-# TF 1.15's module -> tf_slim's. Contrib's other modules (feature columns, encoders, hparam,
-# bucketing, ...) are not in tf_slim.
-_C = "tensorflow.contrib."
-TF_SLIM_MODULES = {
-    **{f"{_C}layers.python.layers.{name}": f"tf_slim.layers.{name}" for name in (
-        "layers", "initializers", "normalization", "optimizers", "regularizers",
-        "rev_block_lib", "summaries", "utils")},
-    **{f"{_C}layers.python.ops.{name}": f"tf_slim.layers.{name}" for name in (
-        "bucketization_op", "sparse_ops")},
-    **{f"{_C}framework.python.ops.{name}": f"tf_slim.ops.{name}" for name in (
-        "arg_scope", "variables")},
-    f"{_C}metrics.python.ops.metric_ops": "tf_slim.metrics.metric_ops",
-    f"{_C}metrics.python.ops.histogram_ops": "tf_slim.metrics.histogram_ops",
-    f"{_C}metrics.python.metrics.classification": "tf_slim.metrics.classification",
-    f"{_C}losses.python.losses.loss_ops": "tf_slim.losses.loss_ops",
-    f"{_C}losses.python.metric_learning.metric_loss_ops": "tf_slim.losses.metric_learning",
-    **{f"{_C}training.python.training.{name}": f"tf_slim.training.{name}" for name in (
-        "evaluation", "training")},
-    **{f"{_C}slim.python.slim.{name}": f"tf_slim.{name}" for name in (
-        "evaluation", "learning", "model_analyzer", "queues", "summaries")},
-    **{f"{_C}slim.python.slim.data.{name}": f"tf_slim.data.{name}" for name in (
-        "data_decoder", "data_provider", "dataset", "dataset_data_provider", "parallel_reader",
-        "prefetch_queue", "tfexample_decoder")},
-}
-# Names those modules had in TF 1.15 that tf_slim dropped (a kernel of contrib's own).
-TF_SLIM_LACKS = frozenset({
-    f"{_C}framework.python.ops.variables:zero_initializer",
-})
 # TensorFlow's modules TF 2.21 no longer has at that path, whose names are better left
 # unserved than served from elsewhere by guess: TF 1.15's Keras (tf.contrib.keras is tf.keras,
 # served through its alias).
@@ -69,11 +45,15 @@ HELPER_MODULES = ("tensorflow.python.util.",)
 SERVED_ALIASES = (("tf.keras.", "tf_keras.api._v1.keras."),
                   ("tf.estimator.", "tf1compat.estimator."))
 # The contrib table's `source` of a name served from here, by what it is served from.
-SOURCES = {"alias": "tf115-alias", "tensorflow": "tf115-home", "tf_slim": "tf-slim"}
+SOURCES = {"alias": "tf115-alias", "tensorflow": "tf115-home", "tf_slim": "tf-slim",
+           "probability": "tensorflow-probability", "tf115_code": "tf115-source"}
 NOTES = {"alias": "the same object as TF 1.15's {record}",
          "tf_slim": "TF 1.15's {record}, carried on by the tf_slim library "
                     "(pip install 'tf1compat[slim]')",
-         "tensorflow": "TF 1.15's {record}, from TF 2.21's module of that path"}
+         "probability": "TF 1.15's {record}, carried on by TensorFlow Probability "
+                        "(pip install 'tf1compat[probability]')",
+         "tensorflow": "TF 1.15's {record}, from TF 2.21's module of that path",
+         "tf115_code": "TF 1.15's {record}, TF 1.15's own source run on TF 2.21's core"}
 
 
 @functools.lru_cache(maxsize=1)
@@ -82,12 +62,13 @@ def records() -> dict[str, dict[str, str]]:
     return digested.load(DATA, "names", REGENERATE)
 
 
-def tf_slim_home(home: str) -> Optional[str]:
-    """'tensorflow.contrib.layers.python.layers.layers:conv2d_transpose' ->
-    'tf_slim.layers.layers.conv2d_transpose', or None where tf_slim has no such module."""
+def tf115_code_home(home: str) -> Optional[str]:
+    """'tensorflow.contrib.graph_editor.select:select_ops' ->
+    'tf1compat.contrib.from_tf115.contrib.graph_editor.select.select_ops', or None where the
+    home's package is not served from TF 1.15's source."""
     module, _, qualname = home.partition(":")
-    theirs = TF_SLIM_MODULES.get(module)
-    return None if theirs is None or home in TF_SLIM_LACKS else f"{theirs}.{qualname}"
+    served = tf115_code.served_module(module)
+    return None if served is None else f"{served}.{qualname}"
 
 
 def tensorflow_home(home: str) -> Optional[str]:
@@ -98,25 +79,39 @@ def tensorflow_home(home: str) -> Optional[str]:
     return home
 
 
-def target_of(name: str) -> Optional[tuple[str, str]]:
-    """How TF 1.15's `tf.contrib.<name>` is served by construction: ('alias', 'tf.compat.v1.X'),
-    ('tf_slim', 'tf_slim.module.name') or ('tensorflow', 'tensorflow.python.module:qualname');
-    None where its record names no home TF 2.21's side has."""
+def targets_of(name: str) -> list[tuple[str, str]]:
+    """How TF 1.15's `tf.contrib.<name>` may be served by construction, best first:
+    ('probability', 'tensorflow_probability.python...') for contrib.distributions,
+    ('alias', 'tf.compat.v1.X'), ('tf_slim', 'tf_slim.module.name'),
+    ('tf115_code', 'tf1compat.contrib.from_tf115...') for TF 1.15's own source, or
+    ('tensorflow', 'tensorflow.python.module:qualname'); [] where its record names no home
+    TF 2.21's side has."""
     record = records().get(name)
     if record is None:
-        return None
+        return []
+    found = []
+    home = record.get("home", "")
+    if name.startswith("distributions.") and probability_home(home):
+        found.append(("probability", probability_home(home)))
     if "alias" in record:
         alias = record["alias"]
         for prefix, served in SERVED_ALIASES:
             if alias.startswith(prefix):
-                return "alias", served + alias[len(prefix):]
-        return "alias", "tf.compat.v1." + alias[len("tf."):]
-    home = record.get("home", "")
+                return [*found, ("alias", served + alias[len(prefix):])]
+        return [*found, ("alias", "tf.compat.v1." + alias[len("tf."):])]
     if tf_slim_home(home):
-        return "tf_slim", tf_slim_home(home)
-    if tensorflow_home(home):
-        return "tensorflow", home
-    return None
+        found.append(("tf_slim", tf_slim_home(home)))
+    elif tf115_code_home(home):
+        found.append(("tf115_code", tf115_code_home(home)))
+    elif tensorflow_home(home):
+        found.append(("tensorflow", home))
+    return found
+
+
+def target_of(name: str) -> Optional[tuple[str, str]]:
+    """The first of `targets_of(name)`, or None."""
+    found = targets_of(name)
+    return found[0] if found else None
 
 
 def note_of(name: str, kind: str) -> str:
@@ -156,23 +151,46 @@ def serve_tensorflow_home(home: str):
 
 
 @functools.lru_cache(maxsize=None)
-def home_entry(name: str) -> Optional[Entry]:
-    """`contrib.<name>` served from its TF 1.15 home (`homes.target_of`), or None where that
-    home is not on this machine (the name is then unsupported, as before)."""
-    found = target_of(name)
-    if found is None:
-        return None
-    kind, target = found
-    try:
-        _serve_home(kind, target)
-    except (AttributeError, ImportError):
-        return None
-    return Entry(name, Served.MAPPED, target, SOURCES[kind], note_of(name, kind))
+def home_entry(name: str, ours: frozenset[str] = frozenset()) -> Optional[Entry]:
+    """`contrib.<name>` served from the first of its TF 1.15 homes (`homes.targets_of`) that
+    is on this machine, or from TF 1.15's own package where contrib.<package> is served whole
+    (`tf115_code.WHOLE_PACKAGES`: a name made by a factory has no home of its own); None where
+    neither is (the name is then unsupported, as before).
+
+    `ours`: the homes ('module:qualname') of the names tf1compat serves with its own code. A
+    name whose TF 1.15 definition reads one of them from its module is not served from TF
+    1.15's copy of that module: it would not mix with ours (TF 1.15's
+    `ScheduledEmbeddingTrainingHelper` subclasses its own `TrainingHelper`, no `Helper` of
+    tf1compat's `BasicDecoder`)."""
+    home_module, _, qualname = records().get(name, {}).get("home", "").partition(":")
+    replaced_here = {home.partition(":")[2] for home in ours
+                     if home.partition(":")[0] == home_module}
+    for kind, target in targets_of(name):
+        if kind == "tf115_code" and replaced_here and \
+                tf115_code.reads_any(home_module, qualname, replaced_here):
+            continue
+        try:
+            _serve_home(kind, target)
+        except (AttributeError, ImportError):
+            continue
+        return Entry(name, Served.MAPPED, target, SOURCES[kind], note_of(name, kind))
+    package, _, rest = name.partition(".")
+    if rest and package in tf115_code.WHOLE_PACKAGES:
+        target = f"{tf115_code.whole_package_module(package)}.{rest}"
+        try:
+            tf115_code.load(target)
+        except (AttributeError, ImportError):
+            return None
+        return Entry(name, Served.MAPPED, target, SOURCES["tf115_code"],
+                     NOTES["tf115_code"].format(record=f"tf.contrib.{name}"))
+    return None
 
 
 def _serve_home(kind: str, target: str) -> Any:
     if kind == "tensorflow":
         return serve_tensorflow_home(target)
+    if kind == "tf115_code":
+        return tf115_code.load(target)
     if kind == "tf_slim":
         from tf1compat.contrib.tf_slim_compat import load
 

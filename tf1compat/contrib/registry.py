@@ -32,7 +32,7 @@ import types
 from typing import Any, Optional
 
 from tf1compat.contrib.paths import MODULE_FILES, at_module_file, public_name
-from tf1compat.contrib import homes, module_names
+from tf1compat.contrib import homes, module_names, tf115_code
 from tf1compat.contrib.entries import (  # noqa: F401 - the table's vocabulary, read by its users
     Entry, Served, import_dotted)
 from tf1compat.contrib.tables import (  # noqa: F401 - the table's data, read here and by users
@@ -46,7 +46,7 @@ PREFIX = "tf1compat.contrib."
 # Our modules, one per contrib namespace we serve (tf1compat/contrib/<name>.py).
 MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn", "legacy_seq2seq",
            "training", "learn", "crf", "opt", "eager", "image", "cluster_resolver", "lookup",
-           "summary")
+           "summary", "distributions")
 
 
 class ContribError(Tf1CompatError, AttributeError):
@@ -141,8 +141,17 @@ def lookup(name: str) -> Optional[Entry]:
     """
     entry = table().get(name)
     if entry is None or (entry.served is Served.UNSUPPORTED and entry.source == "tf_upgrade_v2"):
-        return homes.home_entry(name) or entry
+        return homes.home_entry(name, replaced_homes()) or entry
     return entry
+
+
+@functools.lru_cache(maxsize=1)
+def replaced_homes() -> frozenset[str]:
+    """The TF 1.15 homes ('module:qualname') of the names tf1compat serves with its own code
+    (`tensorflow.contrib.seq2seq.python.ops.helper:TrainingHelper`)."""
+    records = homes.records()
+    return frozenset(records[name]["home"] for name, entry in table().items()
+                     if entry.served is Served.REPLACED and "home" in records.get(name, {}))
 
 
 def other_spelling(spelling: str) -> Any:
@@ -159,6 +168,9 @@ def hint(name: str) -> str:
     entry = lookup(name)
     if entry is not None and entry.note:
         return entry.note
+    why = tf115_code.unavailable(name.split(".")[0])
+    if why is not None:
+        return f"served from TF 1.15's own source, which could not be loaded here: {why}"
     _, _, modules = _tf_tables()
     parts = name.split(".")
     for end in range(len(parts) - 1, 0, -1):
@@ -247,7 +259,7 @@ def missing_home(entry: Entry) -> Optional[str]:
 def is_namespace(name: str) -> bool:
     """Whether `contrib.<name>` is a module holding known names ('layers', 'framework.nest')."""
     prefix = name + "."
-    return name in MODULES or name in homes.namespaces() or \
+    return name in MODULES or name in homes.namespaces() or name in tf115_code.WHOLE_PACKAGES or \
         any(key.startswith(prefix) for key in table())
 
 
@@ -268,6 +280,10 @@ def namespace_module(name: str) -> Any:
     """A module for a contrib namespace tf1compat has no file for ('data', 'framework.nest')."""
     if name in MODULES:
         return importlib.import_module(f"tf1compat.contrib.{name}")
+    if name in tf115_code.WHOLE_PACKAGES:
+        package = tf115_code.package(name)
+        if package is not None:
+            return package
     return ContribNamespace(name)
 
 

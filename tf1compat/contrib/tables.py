@@ -70,6 +70,9 @@ _LOOKUP_NOTES = {
 _LOOKUP_SAME = ("the object TF 1.15's contrib.lookup re-exported from TensorFlow's lookup_ops, "
                 "which TF 2.21 keeps with no public name")
 
+# Values, not callables: TensorFlow Probability's reparameterization types (core's without it).
+DISTRIBUTIONS_CONSTANTS = ("FULLY_REPARAMETERIZED", "NOT_REPARAMETERIZED")
+
 # Replacements written here: namespace -> names (each one is tf1compat.contrib.<namespace>.<name>).
 REPLACED: dict[str, tuple[str, ...]] = {
     "layers": ("flatten", "fully_connected", "linear", "relu", "conv2d", "convolution2d",
@@ -95,6 +98,8 @@ REPLACED: dict[str, tuple[str, ...]] = {
     "cudnn_rnn": ("CudnnCompatibleLSTMCell", "CudnnCompatibleGRUCell"),
     "training": ("HParams",),
     "learn": ("ModeKeys",),
+    # TensorFlow Probability's divergences and core's, from one function (as TF 1.15's)
+    "distributions": ("kl_divergence", *DISTRIBUTIONS_CONSTANTS),
     "opt": ("LazyAdamOptimizer", "NadamOptimizer", "LARSOptimizer", "AdamWOptimizer",
             "MomentumWOptimizer", "DecoupledWeightDecayExtension",
             "extend_with_decoupled_weight_decay"),
@@ -279,14 +284,6 @@ UNSUPPORTED: dict[str, str] = {
     "cudnn_rnn.CudnnGRU": "needs a GPU with cuDNN; on CPU use "
                           "tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell (served) or "
                           "tf.keras.layers.GRU",
-    "rnn.GRUBlockCell": "not served by tf1compat (a fused kernel TF 2.21 lacks); the same GRU "
-                        "is tf.contrib.rnn.GRUCell (served) or tf.keras.layers.GRUCell, whose "
-                        "variables are named gates/ and candidate/ where GRUBlockCell's were "
-                        "w_ru, b_ru, w_c, b_c: a checkpoint it wrote needs them renamed",
-    "opt.ScipyOptimizerInterface": "not served by tf1compat: call scipy.optimize.minimize "
-                                   "yourself with a function that feeds the variables' values "
-                                   "and runs the loss and tf.gradients in the session, or use "
-                                   "tfp.optimizer.lbfgs_minimize (TensorFlow Probability)",
     "learn": "tf.contrib.learn has no successor in TF 2.21: rewrite the model with "
              "tf.compat.v1 graph code, tf.estimator (served by tf1compat.estimator) or Keras",
 }

@@ -26,6 +26,7 @@ import tempfile
 from pathlib import Path
 from typing import Mapping, Optional
 
+from tf1compat.shared.cache import cache_dir
 from tf1compat.shared.errors import LaunchError
 
 SOURCE = Path(__file__).with_name("bindhost.c")
@@ -33,13 +34,6 @@ ENV_HOST = "TF1COMPAT_BIND_HOST"
 # A one-file shim compiles in well under a second; a compiler hanging (a wrapper waiting
 # on a licence server or a lock) must not hang `launch` with it.
 COMPILE_TIMEOUT_SECONDS = 120
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("TF1COMPAT_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-        "tf1compat")
-    return Path(base)
 
 
 def library(build: bool = True) -> Path:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import threading
 import inspect
 import json
 from typing import Any, Callable
@@ -239,9 +240,18 @@ def _class(value: type, plan: _Plan) -> type:
             return isinstance(instance, value)
         return original_meta.__instancecheck__(cls, instance)
 
+    # ABCMeta's check of `value` asks each of its subclasses in turn, the stand-in among
+    # them: asked again from inside that check, the stand-in answers for itself alone, or
+    # the two would ask each other without end.
+    asking_value = threading.local()
+
     def subclasscheck(cls, subclass):
-        if stand_in and cls is stand_in[0]:
-            return issubclass(subclass, value)
+        if stand_in and cls is stand_in[0] and not getattr(asking_value, "now", False):
+            asking_value.now = True
+            try:
+                return issubclass(subclass, value)
+            finally:
+                asking_value.now = False
         return original_meta.__subclasscheck__(cls, subclass)
 
     def signature(cls):
