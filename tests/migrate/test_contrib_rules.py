@@ -60,17 +60,27 @@ def test_contrib_imports():
 
 def test_unsupported_and_unknown_names_are_left_and_say_what_to_use():
     code = ("import tensorflow as tf\n"
-            "y = tf.contrib.opt.ScipyOptimizerInterface(x)\n"
+            "y = tf.contrib.cudnn_rnn.CudnnLSTM(1, 4)\n"
             "z = tf.contrib.nosuch.thing(x)\n"
-            "r = tf.contrib.image.dense_image_warp(x, f)\n"
+            "r = tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper(x, f, e, 0.5)\n"
             "s = tf.contrib.data.StatsAggregator()\n")
     migrated, findings = rewrite(code)
-    assert "tf.contrib.opt.ScipyOptimizerInterface(x)" in migrated and "tf.contrib.nosuch" in migrated
+    assert "tf.contrib.cudnn_rnn.CudnnLSTM(1, 4)" in migrated and "tf.contrib.nosuch" in migrated
     messages = {f.line: f.message for f in findings if f.kind is Kind.NOT_CONVERTED}
-    assert "scipy.optimize.minimize" in messages[2]
+    assert "CudnnCompatibleLSTMCell" in messages[2]
     assert "no replacement is known" in messages[3]
-    assert "tfa.image.dense_image_warp" in messages[4]
+    assert "tfa.seq2seq" in messages[4]
     assert "tf.data.experimental.StatsAggregator, which TF 2.21 does not have" in messages[5]
+
+
+def test_names_tf_1_15_s_own_source_serves_are_written_as_tf1compat_s():
+    code = ("import tensorflow as tf\n"
+            "y = tf.contrib.opt.ScipyOptimizerInterface(loss)\n"
+            "r = tf.contrib.image.dense_image_warp(x, f)\n")
+    migrated, findings = rewrite(code)
+    assert "tf1compat.contrib.opt.ScipyOptimizerInterface(loss)" in migrated
+    assert "tf1compat.contrib.image.dense_image_warp(x, f)" in migrated
+    assert not [f for f in findings if f.kind is Kind.NOT_CONVERTED]
 
 
 def test_a_contrib_alias_is_kept_from_tf_upgrade_v2s_spelling_rules():

@@ -141,8 +141,20 @@ def lookup(name: str) -> Optional[Entry]:
     """
     entry = table().get(name)
     if entry is None or (entry.served is Served.UNSUPPORTED and entry.source == "tf_upgrade_v2"):
-        return homes.home_entry(name, replaced_homes()) or entry
+        found = homes.home_entry(name, replaced_homes())
+        if found is not None and found.source == homes.SOURCES["tf115_code"] and \
+                _in_a_module_served_whole(name):
+            return entry  # `learn.datasets.mnist.read_data_sets`: tf1compat's MNIST reader's
+        return found or entry
     return entry
+
+
+def _in_a_module_served_whole(name: str) -> bool:
+    """Whether the table serves a module above `name` as one module (`learn.datasets.mnist`
+    is tf1compat.tutorials.mnist; `slim.learning` is tf_slim's)."""
+    parts = name.split(".")
+    return any(".".join(parts[:end]) in MODULE_HOMES or ".".join(parts[:end]) in LIBRARY_MODULES
+               for end in range(1, len(parts)))
 
 
 @functools.lru_cache(maxsize=1)
