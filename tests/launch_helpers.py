@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -51,29 +53,63 @@ def wait_gone(pids, timeout: float = 20.0) -> list[int]:
     return [pid for pid in pids if alive(pid)]
 
 
+class _Unread:
+    """What was read from a process's output past the line a test waited for: whole lines,
+    and the start of the next one. Read from the pipe itself, never through the text stream's
+    buffer, which `select` cannot see (two lines that arrive together would leave the second
+    one waiting there until the process writes again)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.partial = ""
+        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def take(self, chunk: bytes) -> None:
+        pieces = (self.partial + self.decoder.decode(chunk, final=not chunk)).split("\n")
+        self.partial = pieces.pop()
+        self.lines += pieces
+
+
+_unread: dict[int, _Unread] = {}  # per process (its pid)
+
+
 def read_until(process: subprocess.Popen, pattern: str, timeout: float, lines: list) -> re.Match:
     """Reads output lines into `lines` until one matches `pattern`; fails at EOF or when
     the budget for `timeout` (seconds on an idle machine: budgets.py) runs out."""
-    import selectors
-
     compiled = re.compile(pattern)
-    selector = selectors.DefaultSelector()
-    selector.register(process.stdout, selectors.EVENT_READ)
+    unread = _unread.setdefault(process.pid, _Unread())
+    descriptor = process.stdout.fileno()
     started = time.monotonic()
     deadline = started + budget(timeout)
-    while time.monotonic() < deadline:
-        if not selector.select(timeout=0.2):
-            continue
-        line = process.stdout.readline()
-        if not line:
+    at_end = False
+    while True:
+        while unread.lines:
+            line = unread.lines.pop(0)
+            lines.append(line)
+            match = compiled.search(line)
+            if match:
+                return match
+        if at_end or time.monotonic() >= deadline:
             break
-        lines.append(line.rstrip("\n"))
-        match = compiled.search(line)
-        if match:
-            return match
+        if select.select([descriptor], [], [], 0.2)[0]:
+            chunk = os.read(descriptor, 65536)
+            unread.take(chunk)
+            if not chunk:  # the end: its last line, unterminated, is a line too
+                at_end = True
+                if unread.partial:
+                    unread.lines.append(unread.partial)
+                    unread.partial = ""
     raise AssertionError(f"no line matching {pattern!r}: "
                          f"{describe(time.monotonic() - started, timeout)}; output:\n"
                          + "\n".join(lines[-60:]))
+
+
+def _read_before(process: subprocess.Popen, rest: str) -> str:
+    """The output read past the last awaited line, then `rest` (what came after it)."""
+    unread = _unread.pop(process.pid, None)
+    if unread is None:
+        return rest
+    return "".join(line + "\n" for line in unread.lines) + unread.partial + rest
 
 
 def task_pids(lines) -> dict[str, int]:
@@ -94,11 +130,11 @@ def finish(process: subprocess.Popen, timeout: float, lines: list) -> int:
     except subprocess.TimeoutExpired:
         kill_group(process)
         rest, _ = process.communicate()
-        lines.extend(rest.splitlines())
+        lines.extend(_read_before(process, rest).splitlines())
         raise AssertionError(f"launch ran past its time: "
                              f"{describe(time.monotonic() - started, timeout)}; output:\n"
                              + "\n".join(lines[-60:]))
-    lines.extend(rest.splitlines())
+    lines.extend(_read_before(process, rest).splitlines())
     return process.returncode
 
 

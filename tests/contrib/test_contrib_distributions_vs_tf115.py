@@ -66,6 +66,8 @@ def plain(value):
 print("RESULT " + json.dumps({key: plain(value) for key, value in sorted(result.items())}))
 print("RESULT " + json.dumps([list(samples.shape), bool(abs(samples.mean(0) - [0.5, -1.0]).max() < 0.25)]))
 print("RESULT " + json.dumps([type(mvn).__name__, isinstance(ds.bijectors.Exp(), tfb.Exp)]))
+print("RESULT " + json.dumps([mvn.reparameterization_type == ds.FULLY_REPARAMETERIZED,
+                              poisson.reparameterization_type == tfd.NOT_REPARAMETERIZED]))
 """
 
 
