@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tf1compat.contrib import finder
+from tf1compat.contrib import finder, tf115_code
 from tf1compat.contrib.registry import ContribError, hint, is_namespace, namespace_module
 
 finder.install()  # tf1compat.contrib.X.python... imports, as `migrate` writes them
+# TF 1.15's own contrib modules, importable by name in any process (a class's __module__, as
+# pickle and a saved object name it); TF 1.15's source is fetched only when one is imported
+tf115_code.install()
 
 __all__ = ["ContribError"]
 

@@ -107,7 +107,7 @@ PATCHES = (
           "tf1compat.contrib.from_tf115.*", "python",
           "contrib packages served from TF 1.15's own source (graph_editor, labeled_tensor, ...)",
           "those packages' names are unsupported",
-          "tf1compat.contrib.tf115_code.install, when one of their names is first served"),
+          "tf1compat.contrib.tf115_code.install, when tf1compat.contrib is imported"),
     Patch("tf_slim.normalization-view", "tf_slim.layers.layers.normalization_layers",
           "tf_slim", "slim's batch_norm on TF 2.21's layers",
           "tf.contrib.slim's batch_norm fails", "tf1compat.contrib.tf_slim_compat.load",
