@@ -34,6 +34,7 @@ from typing import Any, Optional
 from tf1compat.contrib.carriers import carried_module
 from tf1compat.contrib.tf115_source import source_root
 from tf1compat.shared import patches
+from tf1compat.shared.lazy_tf import tensorflow_v1
 
 PACKAGE = "tf1compat.contrib.from_tf115"  # a package of this finder's, no folder
 PREFIX = PACKAGE + "."
@@ -88,14 +89,8 @@ def _tf115_import(name, globals=None, locals=None, fromlist=(), level=0):
     if name.startswith("tensorflow.python") and fromlist:
         return _PackageView(name, fromlist)
     if name == "tensorflow":
-        return _tf1_api()
+        return tensorflow_v1()
     return builtins.__import__(name, globals, locals, fromlist, level)
-
-
-def _tf1_api() -> types.ModuleType:
-    import tensorflow as tf
-
-    return tf.compat.v1
 
 
 class _CarriedView(types.ModuleType):
