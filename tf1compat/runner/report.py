@@ -164,4 +164,9 @@ def _numpy_lines(report: Mapping[str, Any]) -> list[str]:
     threads = "" if served.get("threads_print_alike") else "; the main thread only"
     lines.append(f"    scalars print as NumPy 1 printed them (np.set_printoptions(legacy="
                  f"{served['print_legacy']!r}), process-wide{threads})")
+    if "size_one_scalars" in served:
+        why_not = served["size_one_scalars"]
+        lines.append("    size-1 arrays convert to Python scalars as in NumPy 1 (float(), int(), "
+                     "'%f'), process-wide" if why_not is None else
+                     f"    size-1 arrays convert as NumPy {served['numpy']} converts them ({why_not})")
     return lines

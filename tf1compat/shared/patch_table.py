@@ -81,6 +81,14 @@ PATCHES = (
           "threads other than the main one print arrays as NumPy 2 does",
           "tf1compat.runner.numpy1.install, at run start with --numpy 1",
           "numpy._core.printoptions:default_format_options_dict"),
+    Patch("numpy.size-one-scalars",
+          "numpy.ndarray's nb_float and nb_int slots and its type dict's __float__, __int__",
+          "numpy", "--numpy 1: float(), int() and %-formatting of a size-1 array give its "
+          "number, as NumPy 1 gave it (a [1]-shaped result of sess.run)",
+          "a size-1 array with ndim > 0 raises NumPy 2.4's TypeError (only 0-dimensional "
+          "arrays can be converted to Python scalars)",
+          "tf1compat.runner.numpy1.install, at run start with --numpy 1",
+          "numpy:ndarray"),
     # --- tf.estimator (tf1compat.estimator.loader, on first use) ----------------------------
     Patch("tf.estimator-api", "tensorflow.python.util.tf_export: ESTIMATOR_API_NAME, "
           "API_ATTRS['estimator'], API_ATTRS_V1['estimator']", "tensorflow",

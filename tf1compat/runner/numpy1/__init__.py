@@ -7,8 +7,9 @@ TF1 scripts ran on NumPy <= 1.19; NumPy 2 removed names they use (`np.float`, `n
 `scipy.misc.imread` / `imresize` / `imsave` and friends on Pillow) and PIL (`pillow_view`:
 `Image.ANTIALIAS` and the other filter names Pillow 10 removed); libraries import the real
 modules. It also makes scalars print as NumPy 1 printed them, with NumPy's own
-`np.set_printoptions(legacy="1.25")`, for the main thread and threads started later: that one
-is process-wide, libraries print so too.
+`np.set_printoptions(legacy="1.25")`, for the main thread and threads started later, and
+size-1 arrays convert to Python scalars as NumPy 1 converted them (`scalars`): those two are
+process-wide, libraries print and convert so too.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import importlib
 from typing import Any, Callable, Optional, Sequence
 
 from tf1compat.runner import user_modules
+from tf1compat.runner.numpy1 import scalars
 from tf1compat.shared import patches
 
 CHOICES = ("1", "current")  # run's --numpy: NumPy 1 for user code, or NumPy as installed
@@ -58,7 +60,8 @@ def install() -> dict[str, Any]:
     numpy.set_printoptions(legacy=PRINT_LEGACY)
     _installed = {"numpy": numpy.__version__, "print_legacy": PRINT_LEGACY,
                   "threads_print_alike": patches.apply("numpy.legacy-printing",
-                                                       _legacy_in_every_thread)}
+                                                       _legacy_in_every_thread),
+                  "size_one_scalars": patches.apply("numpy.size-one-scalars", scalars.change)}
     return _installed
 
 
@@ -93,6 +96,7 @@ def uninstall() -> None:
     if _installed is not None:
         numpy.set_printoptions(legacy=False)
         patches.undo("numpy.legacy-printing")
+        patches.undo("numpy.size-one-scalars")
     _installed = None
 
 
