@@ -11,7 +11,7 @@ A block's info string (the words after its opening fence) says what it is:
 - ```python file=NAME  a file that the page's commands use: written into their folder;
 - ```console           `$ ` lines are commands, run in a temporary folder holding the page's
                        files; the lines after each are what it prints (stdout and stderr), compared
-                       line by line: numbers within tolerances (tf1compat.cli.printed_numbers),
+                       line by line: numbers within tolerances (tf1compat.compare.printed_numbers),
                        `...` inside a line matches any text, a line `...` alone any lines;
                        TensorFlow's native start-up log lines are not output;
 - ```console no-run tests/FILE.py::TEST
@@ -32,7 +32,7 @@ import shlex
 from pathlib import Path
 from typing import Optional
 
-from tf1compat.cli.printed_numbers import compare
+from tf1compat.compare.printed_numbers import compare
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PAGES = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]

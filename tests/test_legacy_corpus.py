@@ -5,7 +5,7 @@ as under TensorFlow 1.15.
 The expected results are tests/legacy_scripts/expected/*.out, printed by TF 1.15
 (regenerate_expected.py); a live test runs each script under the TF 1.15
 reference interpreter and checks they still are. Printed results are compared
-number by number (tf1compat.cli.printed_numbers): integers exactly, floats within
+number by number (tf1compat.compare.printed_numbers): integers exactly, floats within
 each case's rtol/atol. Each run is a fresh process; the parametrized cases
 spread over pytest-xdist workers. The synthetic data sets (MNIST idx .gz,
 CIFAR-10 binary, CSV, tf.Example records, text) are written once per worker,

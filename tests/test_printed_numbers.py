@@ -1,9 +1,9 @@
-"""tf1compat.cli.printed_numbers: printed outputs compared line by line, number by number."""
+"""tf1compat.compare.printed_numbers: printed outputs compared line by line, number by number."""
 
 import pytest
 
-from tf1compat.cli import printed_numbers
-from tf1compat.cli.printed_numbers import compare
+from tf1compat.compare import printed_numbers
+from tf1compat.compare.printed_numbers import compare
 
 
 def test_floats_within_the_tolerance_agree_and_integers_must_be_equal():

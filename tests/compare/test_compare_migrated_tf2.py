@@ -12,8 +12,8 @@ import pytest
 
 from isolated import run_cli
 from tf1_reference import recorded
-from tf1compat.cli.compare_script import format_outcome
-from tf1compat.cli.compare_tf2 import compare_migrated_tf2
+from tf1compat.compare.script import format_outcome
+from tf1compat.compare.migrated_tf2 import compare_migrated_tf2
 
 CORPUS = Path(__file__).resolve().parents[1] / "legacy_scripts"
 

@@ -8,8 +8,8 @@ import textwrap
 import pytest
 
 from isolated import run_cli
-from tf1compat.cli import printed_numbers
-from tf1compat.cli.compare_script import format_outcome
+from tf1compat.compare import printed_numbers
+from tf1compat.compare.script import format_outcome
 
 TRAINING = textwrap.dedent('''
     import sys

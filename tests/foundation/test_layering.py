@@ -73,6 +73,14 @@ def test_the_tf1_world_does_not_import_modern(graph):
     assert not bad, "only the CLI may import modern:\n" + "\n".join(bad)
 
 
+def test_only_the_command_line_imports_the_command_line(graph):
+    # The verbs are the top: an engine a verb uses (compare's, migrate's) lives in its own
+    # package, where the corpus, the probe and the tests reach it too.
+    bad = [str(edge) for edge in graph if _within(edge.target, ("tf1compat.cli",))
+           and not _within(edge.importer, ("tf1compat.cli",))]
+    assert not bad, "only tf1compat.cli may import tf1compat.cli:\n" + "\n".join(bad)
+
+
 def test_no_module_imports_a_private_module_of_another_package(graph):
     bad = [str(edge) for edge in graph if _private_module_of_another_package(edge)]
     assert not bad, "private modules are their package's own:\n" + "\n".join(bad)
@@ -134,7 +142,7 @@ TOP_LEVEL = {
     "tf1compat": {"__init__", "cluster", "compat_session", "layers", "placement", "rnn_cell",
                   "session_defaults", "tf0_names", "towers", "input_pipeline", "shared", "cli",
                   "contrib", "estimator", "hdfs", "launch", "migrate", "runner", "tutorials",
-                  "census", "corpus", "surface", "notebook", "keras2", "process"},
+                  "census", "corpus", "surface", "notebook", "keras2", "process", "compare"},
     "modern": {"__init__", "_py_guard", "cluster", "code_text", "config", "devices",
                "distribute", "fault_tolerance", "input_pipeline", "inventory",
                "keras_multi_worker", "layer_placement", "placement", "planning", "runtime", "slurm",

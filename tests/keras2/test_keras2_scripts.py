@@ -1,7 +1,7 @@
 """Keras 2 scripts three ways: Keras 2.3.1 on TF 1.15 (recorded), `tf1compat run`, `migrate`.
 
 Each script fixes its weights from NumPy and prints losses and predictions; the three must
-print the same numbers (tf1compat.cli.printed_numbers, the corpus's tolerances). Under `run`
+print the same numbers (tf1compat.compare.printed_numbers, the corpus's tolerances). Under `run`
 the report lists Keras's sessions with their options.
 """
 
@@ -14,7 +14,7 @@ import pytest
 from budgets import budget
 from isolated import python_env, run_cli
 from keras2 import reference
-from tf1compat.cli.printed_numbers import compare
+from tf1compat.compare.printed_numbers import compare
 
 SCRIPTS = reference.SCRIPTS
 DEVICE_MAP = ["--device-map", "gpu:*=cpu:*"]

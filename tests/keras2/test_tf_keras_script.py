@@ -3,7 +3,7 @@
 TF 1.15's `tf.keras` was Keras 2 (sessions, `lr=`/`decay=` optimizers, v1 initializers);
 under `run` it is tf_keras's TF1 API, and migrate writes the script's `tf.keras` names as
 that API, so the migrated script trains in its TF1 session under plain Python too. The
-three print the same numbers (tf1compat.cli.printed_numbers, the corpus's tolerances).
+three print the same numbers (tf1compat.compare.printed_numbers, the corpus's tolerances).
 """
 
 import subprocess
@@ -14,7 +14,7 @@ import pytest
 from budgets import budget
 from isolated import python_env, run_cli
 from keras2 import reference
-from tf1compat.cli.printed_numbers import compare
+from tf1compat.compare.printed_numbers import compare
 
 SCRIPT = reference.SCRIPTS / "tf_keras_session.py"
 

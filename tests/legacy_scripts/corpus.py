@@ -5,7 +5,7 @@ results (seeded, fixed data; where threads make the order vary, only what the
 order cannot change). `expected/NAME.out` holds what it printed under real
 TensorFlow 1.15 (regenerate_expected.py writes them; README.md says how), with
 the scratch and data folders written as `{tmp}` and `{data}`. Outputs are
-compared number by number (tf1compat.cli.printed_numbers): integers exactly,
+compared number by number (tf1compat.compare.printed_numbers): integers exactly,
 floats within the case's rtol/atol, the text besides the numbers equal.
 Scripts that read data get `{data}`: a folder of tiny synthetic data sets in
 the real on-disk formats (synthetic_data.py), made by the tests, never
@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from tf1compat.cli import printed_numbers
+from tf1compat.compare import printed_numbers
 
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parent.parent
@@ -202,7 +202,7 @@ def run_with_reference(case: Case, python: Path, folder: Path, scratch: Path,
     folders = _folders(case, scratch, data)
     bootstrap = [str(REFERENCE_BOOTSTRAP), "--soft-placement"] if case.run_flags else []
     command = [str(python), *bootstrap, str(folder / case.script), *_args(case, folders)]
-    from tf1compat.cli.compare_script import tf1_environment
+    from tf1compat.compare.script import tf1_environment
 
     return _run(command, case, folder, folders, tf1_environment(environment()), timeout,
                 recorded_reference=True)

@@ -26,7 +26,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from budgets import budget
 from isolated import python_env, run_cli
 from tf1compat.cli.main import main
-from tf1compat.cli.printed_numbers import compare
+from tf1compat.compare.printed_numbers import compare
 
 COURSE = Path(__file__).resolve().parent / "tf1_course.ipynb"
 CSV = "a,b,label\n1.5,2.0,1\n0.5,-1.0,0\n3.0,0.25,1\n"

@@ -71,7 +71,7 @@ def require() -> Path:
 def environment() -> dict[str, str]:
     """The reference's environment: no PYTHONPATH (it must not see tf1compat or TF 2.21), no
     TF2_BEHAVIOR (TF 2.21 sets it in this process on import; TF 1.15 would start eager)."""
-    from tf1compat.cli.compare_script import tf1_environment
+    from tf1compat.compare.script import tf1_environment
 
     env = tf1_environment()
     env["TF_CPP_MIN_LOG_LEVEL"] = "2"

@@ -1,7 +1,7 @@
 """Whether a run passes, and if not, the class of its failure.
 
 A run passes when it exits 0, prints the program's success pattern, and, where the program is
-deterministic, prints the numbers TensorFlow 1.15 printed (tf1compat.cli.printed_numbers:
+deterministic, prints the numbers TensorFlow 1.15 printed (tf1compat.compare.printed_numbers:
 integers exactly, floats within the program's rtol/atol, the text beside them equal).
 """
 
@@ -11,7 +11,7 @@ import dataclasses
 import re
 from typing import Optional
 
-from tf1compat.cli import printed_numbers
+from tf1compat.compare import printed_numbers
 from tf1compat.corpus.manifest import Program
 from tf1compat.corpus.runs import Outcome
 

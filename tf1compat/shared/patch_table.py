@@ -168,7 +168,7 @@ PATCHES = (
           "under TF 1.15", "tensorflow 1.15",
           "compare --migrated-tf2 starts TF2 from TF 1.15's initial values",
           "the TF2 side starts from other random values",
-          "tf1compat/cli/tf1_initial_checkpoint.py",
+          "tf1compat/compare/tf1_initial_checkpoint.py",
           elsewhere="runs in the TF 1.15 interpreter (Python 3.7), where tf1compat is not "
                     "installed"),
 )

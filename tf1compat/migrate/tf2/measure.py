@@ -8,7 +8,7 @@ Scripts whose TF 1.15 results depend on random initial values match only when bo
 start from the same values: with a TF 1.15 interpreter ($TF1COMPAT_TF1_REFERENCE_PYTHON or
 the cache tests/tf1_reference/setup.sh builds), a converted script that does not match from
 its own initializers runs again from the TF1 run's initial checkpoint, as `tf1compat compare
---migrated-tf2` runs it (tf1compat/cli/tf1_initial_checkpoint.py writes it).
+--migrated-tf2` runs it (tf1compat/compare/tf1_initial_checkpoint.py writes it).
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ def _matches_from_checkpoint(corpus, case, reference: Path, scratch: Path, migra
                              data: Path) -> bool:
     """Whether the migrated script, started from the TF1 run's initial checkpoint, prints
     what TF 1.15 printed."""
-    from tf1compat.cli.compare_script import tf1_environment
-    from tf1compat.cli.compare_tf2 import BOOTSTRAP, INIT_CHECKPOINT_VARIABLE
+    from tf1compat.compare.script import tf1_environment
+    from tf1compat.compare.migrated_tf2 import BOOTSTRAP, INIT_CHECKPOINT_VARIABLE
 
     original = scratch / f"{Path(case.script).stem}-tf1"
     corpus.copy_case(case, original)

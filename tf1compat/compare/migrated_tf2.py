@@ -13,8 +13,8 @@ checkpoint of the initial values:
   to it, run with TF1_INIT_CHECKPOINT naming the checkpoint, which the migrated code loads
   by TF1 variable name where TF1 initialized (modern.tf1_checkpoint).
 
-Each side runs in its own copy of the working directory (compare_script); their printed
-numbers are compared by tf1compat.cli.printed_numbers within --rtol/--atol.
+Each side runs in its own copy of the working directory (tf1compat.compare.script); their printed
+numbers are compared by tf1compat.compare.printed_numbers within --rtol/--atol.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ import tempfile
 from pathlib import Path
 from typing import Any, Optional
 
-from tf1compat.cli import compare_script, printed_numbers
-from tf1compat.cli.compare_workdir import SideFolder
+from tf1compat.compare import printed_numbers
+from tf1compat.compare import script as compare_script
+from tf1compat.compare.side_folder import SideFolder
 from tf1compat.shared.errors import Tf1CompatError
 from tf1compat.shared.initial_checkpoint import INIT_CHECKPOINT_VARIABLE
 
@@ -110,19 +111,3 @@ def compare_migrated_tf2(script: Path, script_args: list[str], python: Path,
                "kept_in": str(work) if kept else None,
                "comparisons": {side: c.to_dict() for side, c in comparisons.items()}}
     return outcome, comparisons
-
-
-def run(args) -> int:
-    """`compare --script ... --migrated-tf2`: checks the options, compares, prints."""
-    import json
-
-    script, python = compare_script.check(args)
-    if args.migrated:
-        raise Tf1CompatError("--migrated and --migrated-tf2: give one (the tf1compat "
-                             "migration or the TF2 one)")
-    outcome, comparisons = compare_migrated_tf2(script, args.script_args, python,
-                                                args.init_checkpoint, args.rtol, args.atol,
-                                                args.timeout)
-    print(json.dumps(outcome, indent=2) if args.json else
-          compare_script.format_outcome(outcome, comparisons))
-    return 0 if outcome["ok"] else 1
