@@ -5,6 +5,7 @@ import pytest
 
 from contrib.three_ways import assert_close, three_ways
 from tf1compat.contrib import homes, registry
+from tf1compat.contrib.spellings import other_spelling
 
 pytestmark = pytest.mark.tf1_reference
 
@@ -137,4 +138,4 @@ def test_every_other_spelling_is_tf_1_15_s_alias_or_home_of_the_contrib_name():
         record = homes.records()[name]
         assert set(spellings) == {record["alias"][len("tf."):], record["home"]}, name
         assert registry.lookup(name).served is registry.Served.REPLACED
-        assert all(registry.other_spelling(s) is registry.resolve(name) for s in spellings)
+        assert all(other_spelling(s) is registry.resolve(name) for s in spellings)

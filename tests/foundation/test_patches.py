@@ -72,6 +72,24 @@ def test_a_block_that_fails_leaves_none_of_its_changes(free_key):
     assert owner.reduce == "before" and not patches.is_installed(free_key)
 
 
+def test_blocks_inside_blocks_close_and_a_failure_outside_undoes_both(free_key):
+    # Opened together, the two blocks' lists of changes are equal: the inner one must close
+    # by identity, or the outer one's later changes are kept in the wrong list.
+    later = "numpy.size-one-scalars"  # made here as a change that does nothing
+    assert not patches.is_installed(later)
+    owner = types.SimpleNamespace(reduce="before")
+    undone = []
+    with pytest.raises(RuntimeError, match="after the inner block"):
+        with patches.all_or_nothing():
+            with patches.all_or_nothing():
+                patches.replace_attribute(free_key, owner, "reduce", lambda original: "after")
+            patches.apply(later, lambda: (None, lambda: undone.append(later)))
+            assert owner.reduce == "after"
+            raise RuntimeError("after the inner block")
+    assert owner.reduce == "before" and not patches.is_installed(free_key)
+    assert undone == [later] and not patches.is_installed(later)
+
+
 def test_an_undeclared_change_is_refused_by_name():
     with pytest.raises(patches.UndeclaredPatchError, match="'tf.something-new' is not "
                                                            "declared"):

@@ -62,6 +62,21 @@ def records() -> dict[str, dict[str, str]]:
     return digested.load(DATA, "names", REGENERATE)
 
 
+@functools.lru_cache(maxsize=1)
+def _by_alias() -> dict[str, tuple[str, ...]]:
+    found: dict[str, list[str]] = {}
+    for name, record in records().items():
+        if "alias" in record:
+            found.setdefault(record["alias"], []).append(name)
+    return {alias: tuple(sorted(names)) for alias, names in found.items()}
+
+
+def contrib_names_of(alias: str) -> tuple[str, ...]:
+    """The contrib names whose TF 1.15 object was also the public `alias` ('tf.config.
+    experimental_list_devices' -> ('eager.list_devices',)): one object, two spellings."""
+    return _by_alias().get(alias, ())
+
+
 def tf115_code_home(home: str) -> Optional[str]:
     """'tensorflow.contrib.graph_editor.select:select_ops' ->
     'tf1compat.contrib.from_tf115.contrib.graph_editor.select.select_ops', or None where the

@@ -166,15 +166,6 @@ def replaced_homes() -> frozenset[str]:
                      if entry.served is Served.REPLACED and "home" in records.get(name, {}))
 
 
-def other_spelling(spelling: str) -> Any:
-    """The contrib replacement TF 1.15 also gave as `spelling` (a `tf.` path such as
-    'distribute.cluster_resolver.TPUClusterResolver', or a 'module:name' home), else None."""
-    from tf1compat.contrib.tables import OTHER_SPELLINGS
-
-    name = OTHER_SPELLINGS.get(spelling)
-    return None if name is None else resolve(name)
-
-
 def hint(name: str) -> str:
     """What to say about `contrib.<name>` when it is not served."""
     entry = lookup(name)
@@ -284,7 +275,17 @@ def attribute(namespace: str, name: str) -> Any:
     full = f"{namespace}.{name}"
     if lookup(full) is None and is_namespace(full):
         return namespace_module(full)
-    return resolve(full)
+    return with_tf115_parameters(full, resolve(full))
+
+
+def with_tf115_parameters(name: str, value: Any) -> Any:
+    """`value` as `tf.contrib.<name>` gives it to TF1 code: with TF 1.15's parameters where
+    TF 2.21's function or class under it takes others (`*_eager_fallback`'s `name=None`
+    became required). The same stand-in `run` gives for a `tf.` name, so migrated code
+    (`tf1compat.contrib.<name>`) calls what the script called under `run`."""
+    from tf1compat.runner import tf115_signatures
+
+    return tf115_signatures.adapted(f"contrib.{name}", value)
 
 
 @functools.lru_cache(maxsize=None)
@@ -377,7 +378,7 @@ def deep_attribute(raw: str) -> Any:
     if public == parent and above not in MODULE_FILES:
         return deep_module(raw)
     if lookup(public) is not None:
-        return resolve(public)
+        return with_tf115_parameters(public, resolve(public))
     if is_namespace(public):
         return namespace_module(public)
     if at_module_file(raw):

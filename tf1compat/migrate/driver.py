@@ -27,6 +27,7 @@ from tf1compat.migrate.findings import FileResult, Finding, Kind
 from tf1compat.migrate.rules.api_notes import ApiNotesRule
 from tf1compat.migrate.rules.contrib import NEEDED_IMPORTS, ContribRule
 from tf1compat.migrate.rules.estimator import EstimatorRule
+from tf1compat.migrate.rules.gone_names import GoneNamesRule
 from tf1compat.migrate.rules.graph_mode import GraphModeRule
 from tf1compat.migrate.rules.keras2 import Keras2Rule
 from tf1compat.migrate.rules.legacy_layers import LegacyLayersRule
@@ -54,8 +55,8 @@ from tf1compat.migrate.upgrade_v2 import upgrade
 # namespaces first become the `tf.X` names every later rule reads; TF 0.x names
 # first become the 1.x names tf_upgrade_v2 knows; TF1's tf.keras becomes tf_keras's TF1 API
 # before tf_upgrade_v2 renames its names for Keras 3.
-PRE_RULES = (NamespaceImportsRule, Tf0NamesRule, Tf115PositionsRule, V1FallbackRule, ContribRule, TutorialsRule,
-             TfKerasRule)
+PRE_RULES = (NamespaceImportsRule, Tf0NamesRule, Tf115PositionsRule, V1FallbackRule, GoneNamesRule,
+             ContribRule, TutorialsRule, TfKerasRule)
 # After it. Order matters: the session rule adds imports that graph mode must follow; names
 # from TensorFlow's own modules become public ones first (the later rules read those), and
 # the imports that left unused go last (the other rules' lines are the script's).

@@ -147,9 +147,9 @@ class PrivateTree:
                                               "tf.compat.v1 name")
             self.usage.used[path] += 1
             return value
-        from tf1compat.contrib import registry
+        from tf1compat.contrib import spellings
 
-        value = registry.other_spelling(f"{module}:{name}")
+        value = spellings.other_spelling(f"{module}:{name}")
         if value is not None:  # TF 1.15's one object, also served under its contrib name
             self.usage.used[path] += 1
             return value

@@ -20,6 +20,7 @@ from __future__ import annotations
 import builtins
 import collections
 import dataclasses
+import importlib
 import os
 import types
 from typing import Any, Callable, Iterable, Optional
@@ -29,7 +30,8 @@ from tf1compat.shared.errors import Tf1CompatError
 from tf1compat.layers import LEGACY_KERAS_HINT
 from tf1compat.census import counts
 from tf1compat.runner.namespace_dict import NamespaceDict, module_dict as _module_dict
-from tf1compat.runner import private_modules, served, tf0_calls, tf115_signatures, user_modules
+from tf1compat.runner import (import_callers, other_spellings, private_modules, served,
+                              tf0_calls, tf115_signatures, user_modules)
 from tf1compat.runner.roots import library_roots_of_this_python, own_roots
 from tf1compat.runner.tf1_libraries import Tf1Libraries
 
@@ -108,8 +110,9 @@ class TF1Module(types.ModuleType):
             # `import tensorflow.compat.v1 as tf` (the "swap" of half-migrated scripts) is
             # the same TF1 module, tf.contrib and all, as `import tensorflow as tf`.
             return self._tf1_root
-        if path == "python":  # TensorFlow's own modules, TF1's names put back (private_modules)
-            return private_modules.tree_of(self._tf1_root, usage).module("tensorflow.python")
+        if path in _PRIVATE_MODULE_NAMES:  # TensorFlow's own modules, TF1's names put back
+            return private_modules.tree_of(self._tf1_root, usage).module(
+                _PRIVATE_MODULE_NAMES[path])
         usage.used[path] += 1
         if path in overrides:
             value, symbol = overrides[path]
@@ -126,7 +129,7 @@ class TF1Module(types.ModuleType):
         if value is not None:  # TF 1.15's parameters where TF 2.21 moved or re-defaulted them
             usage.served(path)
             return value
-        value = _contrib_spelling(path)
+        value = other_spellings.of_contrib_name(path)
         if value is not None:  # TF 1.15's one object, also served under its contrib name
             usage.served(path)
             return value
@@ -134,6 +137,8 @@ class TF1Module(types.ModuleType):
             value = getattr(self._tf1_target, name)
         except (AttributeError, ImportError) as error:  # ImportError: a lazy namespace failed
             value = self._served(path)
+            if value is None:
+                value = other_spellings.contrib_alias(path, usage)
             if value is None:
                 raise self._missing(name, path, error) from None
         if isinstance(value, types.ModuleType):
@@ -213,6 +218,10 @@ _SERVED_TOPS = {path.split(".")[0] for path in served.SERVED_MODULES} | {"compat
 # has no such name, TensorFlow's own module of that path is the answer, as before.
 _NAMESPACE_TOPS = served.TF1_NAMESPACES - _SERVED_TOPS
 
+# `tf.X` that was one of TensorFlow's own modules in TF 1.15 (`tf.pywrap_tensorflow.
+# NewCheckpointReader`): served as its `import tensorflow.python...` is (private_modules).
+_PRIVATE_MODULE_NAMES = {"python": "tensorflow.python",
+                         "pywrap_tensorflow": "tensorflow.python.pywrap_tensorflow"}
 # TF1 namespaces TensorFlow removed outright (tf.compat.v1 lacks them too) -> what to do instead.
 _REMOVED: dict[str, str] = {}  # tf.estimator, the last one, is served by tf1compat.estimator
 
@@ -246,11 +255,18 @@ class ImportHook:
         self._user_namespaces.append(namespace)
         self._is_cell = is_cell
 
+    def _is_user_namespace(self, globals: Optional[dict]) -> bool:
+        return any(globals is namespace for namespace in self._user_namespaces)
+
     def _is_user_code(self, globals: dict) -> bool:
         """Whether the module (or cell) whose globals these are is user code."""
-        if any(globals is namespace for namespace in self._user_namespaces):
-            return True
-        return self.is_user_file(globals.get("__file__"))
+        return self._is_user_namespace(globals) or self.is_user_file(globals.get("__file__"))
+
+    @staticmethod
+    def is_hooked(name: str) -> bool:
+        """Whether user code importing `name` gets something else than Python's import does."""
+        return name.partition(".")[0] == "tensorflow" or \
+            user_modules.importer_for(name) is not None
 
     def is_user_file(self, filename: Optional[str]) -> bool:
         if self._is_cell is not None and filename and self._is_cell(filename):
@@ -265,6 +281,11 @@ class ImportHook:
         return self._verdicts[filename]
 
     def __call__(self, name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and (globals is None or "__file__" not in globals) and \
+                self.is_hooked(name) and not self._is_user_namespace(globals):
+            # `exec(source, {})`, `__import__("tensorflow")`: the importing frame's file
+            return self.__call__(name, {**(globals or {}), **import_callers.globals_of_caller(
+                1)}, locals, fromlist, level)
         if level == 0 and globals is not None and name.partition(".")[0] == "tensorflow" \
                 and self.tf1_libraries.take_importer(globals.get("__file__")):
             self._verdicts.clear()  # a library found to be TF1 code: its files are user code now
@@ -347,23 +368,6 @@ def _tf115_calls() -> types.ModuleType:
     return _tf115_module
 
 
-_other_spellings: dict[str, str] = {}
-
-
-def _contrib_spelling(path: str) -> Any:
-    """The contrib replacement TF 1.15 also gave as `tf.<path>` (TPUClusterResolver), or None.
-    On every `tf.X` read: one dict lookup, the registry only for a spelling it holds."""
-    if not _other_spellings:
-        from tf1compat.contrib.tables import OTHER_SPELLINGS
-
-        _other_spellings.update(OTHER_SPELLINGS)
-    if path not in _other_spellings:
-        return None
-    from tf1compat.contrib import registry
-
-    return registry.other_spelling(path)
-
-
 def legacy_keras_available() -> bool:
     import importlib.util
 
@@ -387,4 +391,8 @@ def install(user_roots: Iterable[str], legacy_keras: bool,
         hook.install()
         return hook, hook.uninstall
 
-    return patches.apply("python.import-hook", put_in_place)
+    with patches.all_or_nothing():
+        hook = patches.apply("python.import-hook", put_in_place)
+        patches.replace_attribute("python.import-module", importlib, "import_module",
+                                  import_callers.routed_import_module(hook, hook.is_hooked))
+    return hook

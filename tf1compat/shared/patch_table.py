@@ -75,6 +75,11 @@ PATCHES = (
           "`import tensorflow` in user code gives TF 1.15's API",
           "tf1compat run cannot start", "tf1compat.runner.shim.install, at run start",
           "builtins:__import__"),
+    Patch("python.import-module", "importlib.import_module", "python",
+          "importlib.import_module('tensorflow') in user code gives TF 1.15's API, as "
+          "`import tensorflow` does",
+          "importlib.import_module gives user code TensorFlow 2's modules",
+          "tf1compat.runner.shim.install, at run start", "importlib:import_module"),
     Patch("numpy.legacy-printing",
           "numpy._core.printoptions.default_format_options_dict['legacy']", "numpy",
           "--numpy 1: arrays print as NumPy 1 printed them, in every thread",

@@ -150,8 +150,9 @@ def all_or_nothing() -> Iterator[None]:
         for key in reversed(made):
             undo(key)
         raise
-    finally:
-        blocks.remove(made)
+    finally:  # by identity: an enclosing block that made the same changes holds an equal list
+        del blocks[next(index for index in range(len(blocks) - 1, -1, -1)
+                        if blocks[index] is made)]
 
 
 def undo(key: str) -> bool:

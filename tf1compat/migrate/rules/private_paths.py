@@ -52,7 +52,7 @@ _KERAS = "keras."
 EMPTIED = "tf1compat.runner.private_paths_emptied"
 
 
-def _public_walk(v1_name: str) -> Any:
+def public_walk(v1_name: str) -> Any:
     """TF 2.21's `tf.compat.v1.<v1_name>` (legacy-Keras homes taken as there: tf_keras serves
     them after migrate, wherever the script runs); a `keras.` name is tf_keras's TF1 API's,
     which migrate writes for TF1's `tf.keras` (the tf_keras rule)."""
@@ -197,7 +197,7 @@ class PrivatePathsRule(Rule):
         from tf1compat.runner.private_paths.homes import find
 
         try:
-            return find(module, name, _public_walk).status == "mapped"
+            return find(module, name, public_walk).status == "mapped"
         except (AttributeError, ImportError):  # TF 2.21's module fails to give it (a lazy
             return False  # import of what is not installed): left as written, as before
 
@@ -235,7 +235,7 @@ class PrivatePathsRule(Rule):
         """`tf.compat.v1.<public name>` for TF1's `<module>.<name>`, or None (reported)."""
         from tf1compat.runner.private_paths.homes import find
 
-        home = find(module, name, _public_walk)
+        home = find(module, name, public_walk)
         key = f"{module}.{name}"
         if home.status == "native" or home.public is not None:
             self.callees[node] = (module, name, home)
