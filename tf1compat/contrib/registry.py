@@ -46,7 +46,7 @@ PREFIX = "tf1compat.contrib."
 # Our modules, one per contrib namespace we serve (tf1compat/contrib/<name>.py).
 MODULES = ("layers", "framework", "rnn", "seq2seq", "slim", "cudnn_rnn", "legacy_seq2seq",
            "training", "learn", "crf", "opt", "eager", "image", "cluster_resolver", "lookup",
-           "summary", "distributions")
+           "summary", "distributions", "predictor")
 
 
 class ContribError(Tf1CompatError, AttributeError):

@@ -112,6 +112,9 @@ REPLACED: dict[str, tuple[str, ...]] = {
               "angles_to_projective_transforms", "compose_transforms",
               "flat_transforms_to_matrices", "matrices_to_flat_transforms"),
     "lookup": LOOKUP_SERVED,
+    # TF 1.15's predictor classes, from its source; the factories are ours (tf1compat.contrib.
+    # predictor: TF 1.15's factories module imports tf.contrib.learn's kernels)
+    "predictor": ("from_saved_model", "from_estimator"),
     # TF 1.15's own functions, still in TF 2.21's summary_ops_v2 (tf1compat.contrib.summary)
     "summary": ("scalar", "histogram", "image", "audio", "generic", "always_record_summaries",
                 "never_record_summaries", "record_summaries_every_n_global_steps",

@@ -57,13 +57,14 @@ def whole_package_module(name: str) -> str:
 def served_module(tf115_module: str) -> Optional[str]:
     """Where TF 1.15's contrib module runs here: 'tensorflow.contrib.graph_editor.select' ->
     'tf1compat.contrib.from_tf115.contrib.graph_editor.select'. A whole package's modules,
-    and any module of contrib's source tree (`tensorflow.contrib.rnn.python.ops.rnn`), whose
-    package __init__ is not run (it imports the package's kernels too); None otherwise (the
-    top of a package not served whole is tf1compat's namespace)."""
+    and any module of contrib's source tree below a package (`tensorflow.contrib.rnn.python.
+    ops.rnn`, `tensorflow.contrib.predictor.predictor_factories`), whose package __init__ is
+    not run (it imports the package's kernels too); None otherwise (the top of a package not
+    served whole is tf1compat's namespace)."""
     parts = tf115_module.split(".")
     if parts[:2] != ["tensorflow", "contrib"] or len(parts) < 3:
         return None
-    if parts[2] not in WHOLE_PACKAGES and "python" not in parts[3:]:
+    if parts[2] not in WHOLE_PACKAGES and len(parts) < 4:
         return None
     return PREFIX + ".".join(parts[1:])
 
@@ -84,13 +85,32 @@ def _tf115_import(name, globals=None, locals=None, fromlist=(), level=0):
         if all(item in WHOLE_PACKAGES for item in fromlist):
             return builtins.__import__(PREFIX + "contrib", globals, locals, fromlist, 0)
         return importlib.import_module("tf1compat.contrib")
-    if name.startswith("tensorflow.contrib.") and fromlist:  # a namespace tf1compat serves
+    if name.startswith("tensorflow.contrib.") and fromlist:
+        own = _own_module_files(name, fromlist)
+        if own is not None:  # from tensorflow.contrib.predictor import core_estimator_predictor
+            return own
+        # a namespace tf1compat serves
         return importlib.import_module("tf1compat.contrib." + name[len("tensorflow.contrib."):])
+    if name.startswith("tensorflow.python.estimator") and fromlist:
+        # TF 1.15's tensorflow.python.estimator was tensorflow-estimator under another name
+        from tf1compat.runner.private_modules import estimator_module
+
+        return estimator_module(name)
     if name.startswith("tensorflow.python") and fromlist:
         return _PackageView(name, fromlist)
     if name == "tensorflow":
         return tensorflow_v1()
     return builtins.__import__(name, globals, locals, fromlist, level)
+
+
+def _own_module_files(package: str, fromlist) -> Optional[types.ModuleType]:
+    """`from tensorflow.contrib.<package> import <module file>, ...` in the package's own
+    files: TF 1.15's module files (a view of the package that imports them), or None where
+    an item is not a module file of TF 1.15's package (a name its __init__ re-exports)."""
+    folder = source_root().joinpath(*package.split(".")[1:])
+    if not fromlist or not all((folder / f"{item}.py").is_file() for item in fromlist):
+        return None
+    return _CarriedView(PREFIX + package[len("tensorflow."):], {})
 
 
 class _CarriedView(types.ModuleType):
