@@ -18,6 +18,12 @@ def build(tf1, s2s, cells, Dense):
     import numpy as np
     memory = tf1.constant(np.cos(0.3 * np.arange(2 * 4 * 3)).reshape(2, 4, 3), tf1.float32)
     inputs = tf1.constant(np.sin(np.arange(2 * 3 * 2)).reshape(2, 3, 2), tf1.float32)
+
+    def doubled_attention(mechanism, cell_output, attention_state, attention_layer):
+        alignments, next_state = mechanism(cell_output, state=attention_state)
+        context = tf1.reduce_sum(tf1.expand_dims(alignments, 2) * mechanism.values, 1)
+        return context * 2.0, alignments, next_state
+
     mechanism = s2s.{mechanism}
     cell = s2s.AttentionWrapper(cells.LSTMCell(5), mechanism, {wrapper})
     helper = s2s.TrainingHelper(inputs, [3, 2])
@@ -40,6 +46,15 @@ CASES = {
     "luong": ("LuongAttention(5, memory, memory_sequence_length=[3, 4])",
               "attention_layer_size=4, alignment_history=True", True),
     "luong_scaled": ("LuongAttention(5, memory, scale=True)", "output_attention=False", False),
+    # TF 1.15's later parameters: the keys and values made by the caller, the caller's own
+    # attention layer, and its own attention function (here: the attention doubled)
+    "custom_keys_and_layer": (
+        "BahdanauAttention(4, memory, None, False, None, None, None, "
+        "lambda keys, values: (keys * 2.0, values - 1.0))",
+        "attention_layer=Dense(3, use_bias=False, name='own_attention')", False),
+    "luong_custom_keys_and_fn": (
+        "LuongAttention(5, memory, custom_key_value_fn=lambda keys, values: (keys, values * 0.5))",
+        "attention_fn=doubled_attention", False),
 }
 
 

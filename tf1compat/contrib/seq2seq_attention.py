@@ -60,7 +60,7 @@ class AttentionMechanism:
 
 class _BaseAttentionMechanism(AttentionMechanism):
     def __init__(self, query_layer, memory, probability_fn, memory_sequence_length, memory_layer,
-                 score_mask_value, name):
+                 score_mask_value, name, custom_key_value_fn=None):
         self._query_layer = query_layer
         self._memory_layer = memory_layer
         self.dtype = memory_layer.dtype
@@ -77,6 +77,8 @@ class _BaseAttentionMechanism(AttentionMechanism):
                                                               name="memory_sequence_length")
             self._values = _mask_memory(memory, memory_sequence_length)
             self._keys = self._memory_layer(self._values) if self._memory_layer else self._values
+            if custom_key_value_fn is not None:  # the keys and values, as the caller makes them
+                self._keys, self._values = custom_key_value_fn(self._keys, self._values)
             self._batch_size = _dim(self._keys, 0)
             self._alignments_size = _dim(self._keys, 1)
 
@@ -123,11 +125,12 @@ class LuongAttention(_BaseAttentionMechanism):
     """Multiplicative attention (Luong et al., 2015), optionally scaled by a learned scalar."""
 
     def __init__(self, num_units, memory, memory_sequence_length=None, scale=False,
-                 probability_fn=None, score_mask_value=None, dtype=None, name="LuongAttention"):
+                 probability_fn=None, score_mask_value=None, dtype=None,
+                 custom_key_value_fn=None, name="LuongAttention"):
         probability_fn = probability_fn or tf.nn.softmax
         super().__init__(None, memory, lambda score, _: probability_fn(score),
                          memory_sequence_length, _dense(num_units, "memory_layer", dtype),
-                         score_mask_value, name)
+                         score_mask_value, name, custom_key_value_fn)
         self._num_units, self._scale, self._name = num_units, scale, name
 
     def __call__(self, query, state):
@@ -154,11 +157,12 @@ class BahdanauAttention(_BaseAttentionMechanism):
 
     def __init__(self, num_units, memory, memory_sequence_length=None, normalize=False,
                  probability_fn=None, score_mask_value=None, dtype=None,
-                 name="BahdanauAttention"):
+                 custom_key_value_fn=None, name="BahdanauAttention"):
         probability_fn = probability_fn or tf.nn.softmax
         super().__init__(_dense(num_units, "query_layer", dtype), memory,
                          lambda score, _: probability_fn(score), memory_sequence_length,
-                         _dense(num_units, "memory_layer", dtype), score_mask_value, name)
+                         _dense(num_units, "memory_layer", dtype), score_mask_value, name,
+                         custom_key_value_fn)
         self._num_units, self._normalize, self._name = num_units, normalize, name
 
     def __call__(self, query, state):
@@ -211,7 +215,7 @@ class AttentionWrapper(tf1compat.rnn_cell.RNNCell):
 
     def __init__(self, cell, attention_mechanism, attention_layer_size=None,
                  alignment_history=False, cell_input_fn=None, output_attention=True,
-                 initial_cell_state=None, name=None):
+                 initial_cell_state=None, name=None, attention_layer=None, attention_fn=None):
         super().__init__(name=name)
         self._is_multi = isinstance(attention_mechanism, (list, tuple))
         mechanisms = tuple(attention_mechanism) if self._is_multi else (attention_mechanism,)
@@ -221,6 +225,8 @@ class AttentionWrapper(tf1compat.rnn_cell.RNNCell):
                                 f"of them, saw type: {type(mechanism).__name__}")
         self._cell_input_fn = cell_input_fn or (lambda inputs, attention:
                                                 tf.concat([inputs, attention], -1))
+        if attention_layer_size is not None and attention_layer is not None:
+            raise ValueError("Only one of attention_layer_size and attention_layer should be set")
         if attention_layer_size is not None:
             sizes = tuple(attention_layer_size if isinstance(attention_layer_size, (list, tuple))
                           else (attention_layer_size,))
@@ -231,9 +237,21 @@ class AttentionWrapper(tf1compat.rnn_cell.RNNCell):
             self._attention_layers = tuple(_dense(size, "attention_layer", m.dtype)
                                            for size, m in zip(sizes, mechanisms))
             self._attention_layer_size = sum(sizes)
+        elif attention_layer is not None:  # the caller's layers, sized by their output
+            self._attention_layers = tuple(attention_layer if isinstance(
+                attention_layer, (list, tuple)) else (attention_layer,))
+            if len(self._attention_layers) != len(mechanisms):
+                raise ValueError("If provided, attention_layer must contain exactly one layer "
+                                 f"per attention_mechanism, saw: {len(self._attention_layers)} "
+                                 f"vs {len(mechanisms)}")
+            self._attention_layer_size = sum(
+                tf.compat.dimension_value(layer.compute_output_shape(
+                    [None, cell.output_size + _dim(m.values, 2)])[-1])
+                for layer, m in zip(self._attention_layers, mechanisms))
         else:
             self._attention_layers = None
             self._attention_layer_size = sum(int(m.values.shape[-1]) for m in mechanisms)
+        self._attention_fn = attention_fn or _compute_attention
         self._cell, self._mechanisms = cell, mechanisms
         self._output_attention, self._alignment_history = output_attention, alignment_history
         with _v1.name_scope(name, "AttentionWrapperInit"):
@@ -300,7 +318,7 @@ class AttentionWrapper(tf1compat.rnn_cell.RNNCell):
         attentions, all_alignments, next_states, next_histories = [], [], [], []
         for i, mechanism in enumerate(self._mechanisms):
             layer = self._attention_layers[i] if self._attention_layers else None
-            attention, alignments, next_state = _compute_attention(mechanism, cell_output,
+            attention, alignments, next_state = self._attention_fn(mechanism, cell_output,
                                                                    states[i], layer)
             attentions.append(attention)
             all_alignments.append(alignments)

@@ -103,6 +103,14 @@ NEST_IS_NESTED = TfInternal(
     feature="TF 1.15's private names renamed in TF 2",
     without="tensorflow.python.util.nest.is_sequence is unsupported, with what to use instead")
 
+PYWRAP_TENSORFLOW = TfInternal(
+    "tensorflow.python.pywrap_tensorflow", ("",),
+    used_for="TF 1.15's tf.pywrap_tensorflow, served as the TF1 view of this module (run) and "
+             "its names' public TF1 homes (migrate)",
+    feature="tf.pywrap_tensorflow.X under run and after migrate",
+    without="tf.pywrap_tensorflow raises an error naming it; `from tensorflow.python import "
+            "pywrap_tensorflow` is unaffected")
+
 NCCL_ALL_SUM = TfInternal(
     "tensorflow.python.ops.nccl_ops", ("all_sum",),
     used_for="NCCL's all-sum for contrib.all_reduce's build_nccl_* (TF 1.15 built them on it)",
