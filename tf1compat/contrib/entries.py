@@ -15,10 +15,19 @@ from tf1compat.contrib.tables import LEGACY_HOMES as _LEGACY_HOMES
 
 
 class Served(str, enum.Enum):
+    """How a TF1 name is served: the one vocabulary of the contrib table, of `run`'s report
+    (`tf1compat.runner.served`) and of TensorFlow's own modules' homes. A member is its word
+    everywhere a string is: equal to it, hashed as it (a dict keyed by one finds the other),
+    printed and written to JSON as it."""
+
     NATIVE = "native"            # tf.compat.v1 has it
     MAPPED = "mapped"            # a TF2 / tf.compat.v1 home does the same job
     REPLACED = "replaced"        # a tf1compat replacement
     UNSUPPORTED = "unsupported"  # no home: the note says what to use instead
+
+    __hash__ = str.__hash__
+    __str__ = str.__str__
+    __format__ = str.__format__
 
 
 @dataclasses.dataclass(frozen=True)

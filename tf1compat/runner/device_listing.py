@@ -213,6 +213,6 @@ def install(device_map: DeviceMap, resolve: Callable[[Any], tuple[Any, Any]],
     views.append(DeviceViews(gpus, original, session_config))
     for path, function in views[0].served().items():
         shim.overrides[path] = (function, served.Symbol(
-            "replaced", f"{__name__}.DeviceViews.{function.__name__}", NOTE))
+            served.Served.REPLACED, f"{__name__}.DeviceViews.{function.__name__}", NOTE))
     return views[0]
 

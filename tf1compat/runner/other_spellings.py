@@ -34,5 +34,5 @@ def contrib_alias(path: str, usage: Any) -> Any:
     if found is None:
         return None
     usage.symbols.setdefault(path, served.Symbol(
-        "replaced", f"tf1compat.contrib.{found[0]}", f"TF 1.15's tf.contrib.{found[0]}"))
+        served.Served.REPLACED, f"tf1compat.contrib.{found[0]}", f"TF 1.15's tf.contrib.{found[0]}"))
     return found[1]

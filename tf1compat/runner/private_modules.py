@@ -19,6 +19,7 @@ import importlib
 import types
 from typing import Any, Callable, Optional
 
+from tf1compat.contrib.entries import Served
 from tf1compat.runner.private_paths import homes, table
 from tf1compat.runner import served, tf115_signatures
 from tf1compat.runner.namespace_dict import module_dict
@@ -153,7 +154,7 @@ class PrivateTree:
         if value is not None:  # TF 1.15's one object, also served under its contrib name
             self.usage.used[path] += 1
             return value
-        if home.status == "unsupported":
+        if home.status is Served.UNSUPPORTED:
             raise self._unsupported(path, f"{module}.{name}: {home.note}")
         self.usage.served_as(path, served.Symbol(home.status, home.target, home.note))
         # TF 1.15's parameters where TF 2.21's differ (array_ops.shape's out_type=int32)
@@ -170,7 +171,7 @@ class PrivateTree:
         if submodule is not None:
             return None if self.module(submodule) is not None else \
                 f"TF 1.15's module {submodule} is not in TF 2.21"
-        return home.note if home.status == "unsupported" else None
+        return home.note if home.status is Served.UNSUPPORTED else None
 
     def import_module(self, name: str, fromlist, real_import: Callable[[], Any]) -> Any:
         """`import <name>` / `from <name> import <fromlist>` in user code.

@@ -13,7 +13,7 @@ import os
 from typing import Any, Callable, Mapping, Optional
 
 from tf1compat.runner.api_notes import note_for
-from tf1compat.runner.served import STATUSES
+from tf1compat.runner.served import STATUSES, Served
 
 LEGACY_KERAS_MISSING = ("missing: tf.layers / TF1 tf.keras / standalone Keras 2 need it "
                         "(pip install 'tf1compat[legacy]')")
@@ -39,7 +39,7 @@ def build(*, spec, exit_code: int, status: str, legacy_keras: Optional[str],
         if note is not None:
             no_path[f"tf.{name}"] = note
     for name, symbol in sorted(usage.symbols.items()):
-        if symbol.status == "replaced" and name.startswith("contrib.") and \
+        if symbol.status is Served.REPLACED and name.startswith("contrib.") and \
                 not symbol.target.startswith("tf1compat.tutorials.") and \
                 not name.startswith("contrib.eager."):  # NumPy readers; eager code is TF2's
             no_path.setdefault(f"tf.{name}", "replaced by tf1compat (graph-mode code); "

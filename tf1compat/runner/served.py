@@ -14,6 +14,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Optional
 
+from tf1compat.contrib.entries import Served
+
 # Names under `tensorflow.` that TF 2.21 lacks, and the tf1compat module serving each.
 SERVED_MODULES = {
     "contrib": "tf1compat.contrib",
@@ -35,20 +37,20 @@ TF1_NAMESPACES = frozenset({
     "spectral", "strings", "summary", "sysconfig", "test", "tpu", "train", "user_ops", "version",
     "xla"})
 LEGACY_KERAS = ("layers.", "keras.", "nn.rnn_cell.")
-STATUSES = ("native", "mapped", "replaced", "unsupported")
+STATUSES = tuple(Served)  # in the report's order
 
 
 @dataclasses.dataclass
 class Symbol:
     """One TF1 name the script used: how it was served and how often it was read."""
 
-    status: str
+    status: Served
     target: str
     note: str = ""
     uses: int = 0
 
     def to_dict(self) -> dict[str, object]:
-        data: dict[str, object] = {"status": self.status, "target": self.target,
+        data: dict[str, object] = {"status": Served(self.status).value, "target": self.target,
                                    "uses": self.uses}
         if self.note:
             data["note"] = self.note
@@ -71,9 +73,9 @@ def classify(path: str) -> Symbol:
 
     new_name = tf0_names.renamed(path)
     if new_name is not None:
-        return Symbol("mapped", f"tf.compat.v1.{new_name}", "TF 0.x name, renamed in TF 1.0")
+        return Symbol(Served.MAPPED, f"tf.compat.v1.{new_name}", "TF 0.x name, renamed in TF 1.0")
     if tf0_names.changed_call(path):
-        return Symbol("native", f"tf.compat.v1.{path}",
+        return Symbol(Served.NATIVE, f"tf.compat.v1.{path}",
                       "TF 0.x arguments (order, keywords) read from the values passed")
     if path.startswith("contrib."):
         from tf1compat.contrib import registry
@@ -85,21 +87,21 @@ def classify(path: str) -> Symbol:
             module_entry = entry or registry.lookup(".".join(parts[:end]))
             if module_entry is not None and module_entry.source == registry.TF_SLIM:
                 rest = name[len(module_entry.name):]
-                return Symbol("mapped", module_entry.target + rest, module_entry.note)
+                return Symbol(Served.MAPPED, module_entry.target + rest, module_entry.note)
         if entry is None:
             for module, home in registry.MODULE_HOMES.items():  # a name in a served module
                 if name.startswith(module + "."):
-                    return Symbol("replaced", home + name[len(module):],
+                    return Symbol(Served.REPLACED, home + name[len(module):],
                                   registry.lookup(module).note)
-            return Symbol("replaced", "tf1compat." + path)
-        return Symbol(entry.served.value, entry.target, entry.note)
+            return Symbol(Served.REPLACED, "tf1compat." + path)
+        return Symbol(entry.served, entry.target, entry.note)
     for prefix, module in SERVED_MODULES.items():
         if path.startswith(prefix + "."):
-            return Symbol("replaced", f"{module}.{path[len(prefix) + 1:]}",
+            return Symbol(Served.REPLACED, f"{module}.{path[len(prefix) + 1:]}",
                           f"tensorflow.{prefix} is not in TF 2.21")
     note = "from legacy Keras (tf_keras)" if path.startswith(LEGACY_KERAS) else ""
-    return Symbol("native", f"tf.compat.v1.{path}", note)
+    return Symbol(Served.NATIVE, f"tf.compat.v1.{path}", note)
 
 
 def unsupported(path: str, why: str) -> Symbol:
-    return Symbol("unsupported", "", why)
+    return Symbol(Served.UNSUPPORTED, "", why)

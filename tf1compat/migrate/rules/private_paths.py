@@ -36,6 +36,7 @@ import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
+from tf1compat.contrib.entries import Served
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
 from tf1compat.migrate.rules.contrib import dotted
@@ -197,7 +198,7 @@ class PrivatePathsRule(Rule):
         from tf1compat.runner.private_paths.homes import find
 
         try:
-            return find(module, name, public_walk).status == "mapped"
+            return find(module, name, public_walk).status is Served.MAPPED
         except (AttributeError, ImportError):  # TF 2.21's module fails to give it (a lazy
             return False  # import of what is not installed): left as written, as before
 
@@ -237,7 +238,7 @@ class PrivatePathsRule(Rule):
 
         home = find(module, name, public_walk)
         key = f"{module}.{name}"
-        if home.status == "native" or home.public is not None:
+        if home.status is Served.NATIVE or home.public is not None:
             self.callees[node] = (module, name, home)
         if home.public is not None:
             code = public_code(self.tf, home.public)
@@ -252,10 +253,10 @@ class PrivatePathsRule(Rule):
                          f"{key} -> {shown} (its public TF1 name"
                          + (f"; {home.note})" if home.note else ")"))
             return code
-        if home.status == "native":
+        if home.status is Served.NATIVE:
             self._report(key, node, Kind.NOTE, f"{key} kept: TF 1.15 gave it no public name "
                          "and TF 2.21's module still has it (a private name: it may move)")
-        elif home.status == "mapped":
+        elif home.status is Served.MAPPED:
             self._report(key, node, Kind.NOT_CONVERTED,
                          f"{key} left as is: TF 1.15 gave it no public name and TF 2.21 has it "
                          f"only at {home.target}; it fails on TF 2.21 as written "

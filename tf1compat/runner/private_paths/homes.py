@@ -21,6 +21,7 @@ import inspect
 import types
 from typing import Any, Callable, Optional
 
+from tf1compat.contrib.entries import Served
 from tf1compat.runner.private_paths import table
 from tf1compat.shared.errors import Tf1CompatError
 
@@ -43,14 +44,14 @@ class Home:
     """Where one TF1 name is served from on TF 2.21.
 
     Attributes:
-      status: 'native', 'mapped' or 'unsupported'.
+      status: Served.NATIVE, MAPPED or UNSUPPORTED.
       target: 'tf.compat.v1.graph_util.convert_variables_to_constants', or a module path
         ('tensorflow.python.ops.control_flow_ops.with_dependencies'); '' when unsupported.
       note: why it is served from there, or (unsupported) what to use instead.
       value: the object itself (None when unsupported, or when not looked up).
     """
 
-    status: str
+    status: Served
     target: str
     note: str = ""
     value: Any = dataclasses.field(default=None, repr=False, compare=False)
@@ -128,8 +129,8 @@ def find(module: str, name: str, walk: Callable[[str], Any]) -> Home:
     real = getattr(real_module, name, MISSING) if real_module is not None else MISSING
     if entry is None:
         if real is not MISSING:
-            return Home("native", f"{module}.{name}", "not in TF 1.15's module; TF 2.21's", real)
-        return Home("unsupported", "", f"neither TF 1.15's {module} nor TF 2.21's has {name!r}")
+            return Home(Served.NATIVE, f"{module}.{name}", "not in TF 1.15's module; TF 2.21's", real)
+        return Home(Served.UNSUPPORTED, "", f"neither TF 1.15's {module} nor TF 2.21's has {name!r}")
     for v1 in _v1_order(entry):
         try:
             value = walk(v1)
@@ -138,12 +139,12 @@ def find(module: str, name: str, walk: Callable[[str], Any]) -> Home:
                 raise
             continue
         if _same(real, value, entry.kind):
-            return Home("native", V1 + v1, "", value)
+            return Home(Served.NATIVE, V1 + v1, "", value)
         why = f"TF 2.21's {module} has no {name}" if real is MISSING else \
             f"TF 2.21's {module}.{name} is another {kind_of(real)}"
-        return Home("mapped", V1 + v1, f"{why}; TF 1.15's is tf.compat.v1.{v1}", value)
+        return Home(Served.MAPPED, V1 + v1, f"{why}; TF 1.15's is tf.compat.v1.{v1}", value)
     if real is not MISSING and kind_of(real) == entry.kind:
-        return Home("native", f"{module}.{name}", "TF 1.15 gave it no public name", real)
+        return Home(Served.NATIVE, f"{module}.{name}", "TF 1.15 gave it no public name", real)
     renamed = _renamed(module, name)
     if renamed is not None:
         return renamed
@@ -151,9 +152,9 @@ def find(module: str, name: str, walk: Callable[[str], Any]) -> Home:
     if home and home != module:
         value = getattr(import_quietly(home), name, MISSING)
         if value is not MISSING and kind_of(value) == entry.kind:
-            return Home("mapped", f"{home}.{name}", f"TF 1.15 gave it no public name; TF 2.21 "
+            return Home(Served.MAPPED, f"{home}.{name}", f"TF 1.15 gave it no public name; TF 2.21 "
                                                     f"has it in {home}, not in {module}", value)
-    return Home("unsupported", "", instead(entry, real))
+    return Home(Served.UNSUPPORTED, "", instead(entry, real))
 
 
 def _renamed(module: str, name: str) -> Optional[Home]:
@@ -163,7 +164,7 @@ def _renamed(module: str, name: str) -> Optional[Home]:
     value = getattr(import_quietly(module), new_name, MISSING)
     if value is MISSING:
         return None
-    return Home("mapped", f"{module}.{new_name}", f"TF 2 renamed {module}.{name} to {new_name}",
+    return Home(Served.MAPPED, f"{module}.{new_name}", f"TF 2 renamed {module}.{name} to {new_name}",
                 value)
 
 
