@@ -93,7 +93,7 @@ def _tf115_import(name, globals=None, locals=None, fromlist=(), level=0):
         return importlib.import_module("tf1compat.contrib." + name[len("tensorflow.contrib."):])
     if name.startswith("tensorflow.python.estimator") and fromlist:
         # TF 1.15's tensorflow.python.estimator was tensorflow-estimator under another name
-        from tf1compat.runner.private_modules import estimator_module
+        from tf1compat.estimator.tf115_modules import estimator_module
 
         return estimator_module(name)
     if name.startswith("tensorflow.python") and fromlist:

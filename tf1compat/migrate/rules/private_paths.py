@@ -124,7 +124,8 @@ class PrivatePathsRule(Rule):
         serves it (tf1compat.estimator's own classes where it has them). The same for the
         modules tf1compat serves whole (`from tensorflow.python.distribute import
         all_reduce`)."""
-        from tf1compat.runner.private_modules import contrib_module, is_estimator_module
+        from tf1compat.estimator.tf115_modules import is_estimator_module
+        from tf1compat.runner.private_modules import contrib_module
 
         def served_whole(name: str) -> bool:
             return is_estimator_module(name) or contrib_module(name) is not None
