@@ -24,6 +24,7 @@ _EXPORTS = {
     "session": "tf1compat.compat_session",
     "config_proto": "tf1compat.compat_session",
     "tf1_module": "tf1compat.runner.outside_run",
+    "test_argv": "tf1compat.shared.test_flags",
     "GpuOptionsIgnoredWarning": "tf1compat.compat_session",
     "Placement": "tf1compat.shared.placement",
     "Tf1CompatError": "tf1compat.shared.errors",

@@ -22,6 +22,7 @@ from tf1compat.runner.device_map import DeviceMap
 from tf1compat.shared import tf_internals
 from tf1compat.shared.options import SessionOptions
 from tf1compat.shared.placement import short_device
+from tf1compat.shared.test_flags import rename_benchmark_flag
 
 
 class DeviceHook:
@@ -195,19 +196,12 @@ def hide_runner_frames() -> None:
 
 # TF 1.15's benchmarks_main took `--benchmarks=REGEX`; TF 2's takes `--benchmark_filter=REGEX`
 # and leaves the old spelling to the flag parser, which refuses it.
-TF115_BENCHMARK_FLAGS = ("--benchmarks=", "-benchmarks=")
-
-
 def tf115_benchmark_flag() -> None:
     """`tf.test.main()` and friends choose benchmarks by TF 1.15's `--benchmarks=REGEX`."""
 
     def wrap(original):
         def benchmarks_main(true_main, argv=None):
-            args = sys.argv if argv is None else argv
-            for index, arg in enumerate(args):
-                if arg.startswith(TF115_BENCHMARK_FLAGS):
-                    args[index] = "--benchmark_filter=" + arg.partition("=")[2]
-                    break  # TF 1.15 read the first one only
+            rename_benchmark_flag(sys.argv if argv is None else argv)
             return original(true_main, argv=argv)
         return benchmarks_main
 
