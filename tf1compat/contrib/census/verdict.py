@@ -17,7 +17,9 @@ unsupported / namespace / unknown) is recorded beside them.
 from __future__ import annotations
 
 import functools
-from typing import Iterable
+import os
+import tempfile
+from typing import Any, Iterable
 
 
 def table_word(name: str) -> str:
@@ -33,19 +35,28 @@ def table_word(name: str) -> str:
     return "unknown"
 
 
+_SCRIPT = os.path.join(tempfile.gettempdir(), "tf1compat-census", "script.py")
+
+
 @functools.lru_cache(maxsize=None)
 def _hook():
+    """`run`'s import hook, as `__import__` of a user script (`_SCRIPT`) calls it."""
     import tensorflow as tf
 
     from tf1compat.runner.shim import ImportHook, TF1Module
 
-    return ImportHook(TF1Module(tf.compat.v1, "", legacy_keras=True), user_roots=())
+    return ImportHook(TF1Module(tf.compat.v1, "", legacy_keras=True),
+                      user_roots=[os.path.dirname(_SCRIPT)])
 
 
 def _walk(module, parts: Iterable[str]):
     for part in parts:
         module = getattr(module, part)
     return module
+
+
+def _import(name: str, fromlist) -> Any:
+    return _hook()(name, {"__name__": "__main__", "__file__": _SCRIPT}, None, fromlist, 0)
 
 
 def run_serves(spelling: str) -> bool:
@@ -56,12 +67,10 @@ def run_serves(spelling: str) -> bool:
         if form == "attr":
             _walk(hook.tf1, ["contrib", *rest.split(".")])
         elif form == "import":
-            _walk(hook._served_import(f"tensorflow.contrib.{rest}", None),
-                  ["contrib", *rest.split(".")])
+            _walk(_import(f"tensorflow.contrib.{rest}", ()), ["contrib", *rest.split(".")])
         else:
             base, _, item = rest.partition(":")
-            module = hook._served_import(".".join(filter(None, ["tensorflow.contrib", base])),
-                                         [item])
+            module = _import(".".join(filter(None, ["tensorflow.contrib", base])), (item,))
             if item != "*":
                 getattr(module, item)
     except Exception:  # noqa: BLE001 - any failure is "not served": the census records it
