@@ -34,6 +34,7 @@ from tf1compat.migrate.rules.legacy_layers import LegacyLayersRule
 from tf1compat.migrate.rules.namespace_imports import NamespaceImportsRule
 from tf1compat.migrate.rules.numpy1 import NumPy1Rule
 from tf1compat.migrate.rules.numpy1_printing import NumPy1PrintingRule
+from tf1compat.migrate.rules.numpy1_scalars import NumPy1ScalarsRule
 from tf1compat.migrate.rules.private_imports import PrivateImportsRule
 from tf1compat.migrate.rules.private_paths import PrivatePathsRule
 from tf1compat.migrate.rules.queue_chain import QueueChainRule
@@ -61,7 +62,7 @@ PRE_RULES = (NamespaceImportsRule, Tf0NamesRule, Tf115PositionsRule, V1FallbackR
 # from TensorFlow's own modules become public ones first (the later rules read those), and
 # the imports that left unused go last (the other rules' lines are the script's).
 RULES = (PrivatePathsRule, ContribSpellingsRule, Keras2Rule, SessionOptionsRule, EstimatorRule, LegacyLayersRule,
-         V1NamesakesRule, QueueChainRule, ApiNotesRule, TestMainRule, GraphModeRule, NumPy1PrintingRule,
+         V1NamesakesRule, NumPy1ScalarsRule, QueueChainRule, ApiNotesRule, TestMainRule, GraphModeRule, NumPy1PrintingRule,
          NumPy1Rule, ScipyMiscRule, PillowRule, Tf1LibrariesRule, PrivateImportsRule)
 # The rules of the libraries beside TensorFlow, for `--to tf2` output too.
 LIBRARY_RULES = (NumPy1Rule, ScipyMiscRule, PillowRule, Tf1LibrariesRule)
