@@ -10,6 +10,7 @@ import pytest
 from libcst.codemod import CodemodContext
 
 from isolated import python_env
+from runner.test_tf115_benchmark_flag import SCRIPT as BENCHMARKS
 from tf1compat.migrate.driver import migrate_source
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.test_main import TestMainRule
@@ -42,23 +43,8 @@ def test_test_argv_renames_the_first_old_flag_only():
                                                                             "-benchmarks=."]
 
 
-SCRIPT = """
-import tensorflow as tf
-
-
-class Speed(tf.test.Benchmark):
-    def benchmark_one(self):
-        print("ran one")
-        self.report_benchmark(iters=1, wall_time=0.5, name="one")
-
-    def benchmark_two(self):
-        print("ran two")
-        self.report_benchmark(iters=1, wall_time=0.5, name="two")
-
-
-if __name__ == "__main__":
-    tf.test.main()
-"""
+# the benchmark file `run`'s test runs with TF 1.15's flag, ended by tf.test.main()
+SCRIPT = BENCHMARKS.format(main="tf.test.main")
 
 
 @pytest.mark.parametrize("flag", ["--benchmarks=Speed.benchmark_two",

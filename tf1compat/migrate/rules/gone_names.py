@@ -40,16 +40,13 @@ def _tf115_has(path: str) -> bool:
 
 
 @functools.lru_cache(maxsize=None)
-def _tf2_has(path: str) -> bool:
+def _tf2_has(path: str, v1: bool = True) -> bool:
+    """Whether TF 2.21's `tf.compat.v1.<path>` (v1: False, `tf.<path>`) is there."""
     import tensorflow as tf
 
-    value = tf.compat.v1
-    try:
-        for part in path.split("."):
-            value = getattr(value, part)
-    except (AttributeError, ImportError):
-        return False
-    return True
+    from tf1compat.migrate.rules.tf115_positions import walk_path
+
+    return walk_path(path, tf.compat.v1 if v1 else tf) is not None
 
 
 def _renamed_there(path: str) -> bool:
@@ -61,20 +58,7 @@ def _renamed_there(path: str) -> bool:
         return False
     rest = target[len("tf."):]
     return _tf2_has(rest[len("compat.v1."):] if rest.startswith("compat.v1.") else rest) or \
-        _tf2_module_has(rest)
-
-
-@functools.lru_cache(maxsize=None)
-def _tf2_module_has(path: str) -> bool:
-    import tensorflow as tf
-
-    value = tf
-    try:
-        for part in path.split("."):
-            value = getattr(value, part)
-    except (AttributeError, ImportError):
-        return False
-    return True
+        _tf2_has(rest, v1=False)
 
 
 def gone(path: str) -> Optional[str]:

@@ -35,7 +35,7 @@ def _tf115() -> dict[str, Any]:
     return reference.load().names
 
 
-def _walk(path: str, root: Any) -> Any:
+def walk_path(path: str, root: Any) -> Any:
     """`root.<path>`, or None where TF 2.21 has none."""
     value = root
     try:
@@ -60,7 +60,7 @@ def _parameters_of(value: Any) -> Optional[tuple[list[str], set[str]]]:
 
 def _tf2_parameters(path: str, root: Any) -> Optional[tuple[list[str], set[str]]]:
     """(positional names, all names) of `path` under `root` in TF 2.21, or None."""
-    value = _walk(path, root)
+    value = walk_path(path, root)
     return None if value is None else _parameters_of(value)
 
 
@@ -165,7 +165,7 @@ def moved_from(path: str) -> Optional[CallPlan]:
         legacy = _legacy_keras_v1()
         if legacy is not None:
             candidates.append((path[len("keras."):], legacy))
-    targets = [value for value in (_walk(where, root) for where, root in candidates)
+    targets = [value for value in (walk_path(where, root) for where, root in candidates)
                if value is not None]
     plan = call_plan(entry["parameters"], targets, rename=False)
     return plan if plan is not None and plan.first is not None else None
