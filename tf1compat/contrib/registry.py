@@ -372,7 +372,8 @@ def deep_attribute(raw: str) -> Any:
         the path as written, and what to use instead when known).
     """
     if homes.target_of(raw) is not None and lookup(raw) is not None:
-        return resolve(raw)  # a name TF 1.15 listed at this path (quantization.python.Abs)
+        # a name TF 1.15 listed at this path (quantization.python.Abs)
+        return with_tf115_parameters(raw, resolve(raw))
     above = raw.rpartition(".")[0]
     public, parent = public_name(raw), public_name(above)
     if public == parent and above not in MODULE_FILES:
