@@ -118,12 +118,13 @@ class NumPy1ScalarsRule(Rule):
                 not original_node.args[0].star and
                 self._only_fetched(original_node.args[0].value)):
             return updated_node
-        name = self._code(original_node.args[0].value)
+        converted = self._item(updated_node.args[0].value)
         self.add(original_node, Kind.CHANGED,
-                 f"{func.value}({name}) -> {func.value}(({name}).item()): a value a session "
-                 "fetched; NumPy 2.4 refuses to convert a one-element array")
+                 f"{func.value}({self._code(original_node.args[0].value)}) -> "
+                 f"{func.value}({self._code(converted)}): a value a session fetched; NumPy "
+                 "2.4 refuses to convert a one-element array")
         return updated_node.with_changes(args=[updated_node.args[0].with_changes(
-            value=self._item(updated_node.args[0].value))])
+            value=converted)])
 
     def leave_BinaryOperation(self, original_node: cst.BinaryOperation,
                               updated_node: cst.BinaryOperation) -> cst.BaseExpression:
