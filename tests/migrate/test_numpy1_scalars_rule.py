@@ -10,6 +10,7 @@ import tf1_reference
 from budgets import budget
 from isolated import python_env, run_cli
 from tf1_reference import recorded
+from tf1compat.compare.printed_numbers import compare
 from tf1compat.migrate.driver import migrate_source
 from tf1compat.migrate.findings import Kind
 
@@ -28,10 +29,13 @@ def test_the_log_lines_print_as_under_tf_1_15_after_migrate_and_under_run(tmp_pa
     plain = subprocess.run([sys.executable, "migrated.py"], capture_output=True, text=True,
                            cwd=str(tmp_path), env=python_env(), timeout=budget(120))
     assert plain.returncode == 0, plain.stderr[-3000:]
-    assert plain.stdout == expected.stdout
+    # trained numbers: within the corpus's tolerances (oneDNN and CPUs differ in last digits)
+    comparison = compare(expected.stdout, plain.stdout)
+    assert comparison.ok, comparison.report()
     under_run = run_cli("run", str(SCRIPT), cwd=tmp_path)
     assert under_run.returncode == 0, under_run.stderr[-3000:]
-    assert under_run.stdout == expected.stdout
+    comparison = compare(expected.stdout, under_run.stdout)
+    assert comparison.ok, comparison.report()
 
 
 def test_only_names_bound_to_fetches_alone_and_numeric_conversions_change():
