@@ -37,15 +37,14 @@ def globals_of_caller(depth: int) -> dict[str, Any]:
     return {"__file__": caller_file(depth + 1)}
 
 
-def routed_import_module(hook: Any, is_hooked: Callable[[str], bool]
-                         ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def routed_import_module(hook: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The wrapper of `importlib.import_module` that gives user code what `import name` would:
     the TF1 module for `tensorflow`, `tensorflow.contrib.slim` as served."""
 
     def wrap(original: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(original)
         def import_module(name, package=None):
-            if name.startswith(".") or not is_hooked(name):
+            if name.startswith(".") or not hook.is_hooked(name):
                 return original(name, package)
             caller = globals_of_caller(1)
             if not hook.is_user_file(caller["__file__"]):

@@ -36,6 +36,10 @@ TF1_NAMESPACES = frozenset({
     "random", "raw_ops", "resource_loader", "saved_model", "sets", "signal", "sparse",
     "spectral", "strings", "summary", "sysconfig", "test", "tpu", "train", "user_ops", "version",
     "xla"})
+# `tf.X` that was one of TensorFlow's own modules in TF 1.15's API (`tf.pywrap_tensorflow.
+# NewCheckpointReader`), which TF 2.21's tf.compat.v1 lacks -> that module: run serves it as
+# its `import tensorflow.python...` (private_modules), migrate writes its names' public homes.
+TF1_OWN_MODULES = {"pywrap_tensorflow": "tensorflow.python.pywrap_tensorflow"}
 LEGACY_KERAS = ("layers.", "keras.", "nn.rnn_cell.")
 STATUSES = tuple(Served)  # in the report's order
 

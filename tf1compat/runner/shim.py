@@ -218,10 +218,8 @@ _SERVED_TOPS = {path.split(".")[0] for path in served.SERVED_MODULES} | {"compat
 # has no such name, TensorFlow's own module of that path is the answer, as before.
 _NAMESPACE_TOPS = served.TF1_NAMESPACES - _SERVED_TOPS
 
-# `tf.X` that was one of TensorFlow's own modules in TF 1.15 (`tf.pywrap_tensorflow.
-# NewCheckpointReader`): served as its `import tensorflow.python...` is (private_modules).
-_PRIVATE_MODULE_NAMES = {"python": "tensorflow.python",
-                         "pywrap_tensorflow": "tensorflow.python.pywrap_tensorflow"}
+# TensorFlow's own modules under `tf.`: `tf.python`, and those TF 1.15's API named itself
+_PRIVATE_MODULE_NAMES = {"python": "tensorflow.python", **served.TF1_OWN_MODULES}
 # TF1 namespaces TensorFlow removed outright (tf.compat.v1 lacks them too) -> what to do instead.
 _REMOVED: dict[str, str] = {}  # tf.estimator, the last one, is served by tf1compat.estimator
 
@@ -394,5 +392,5 @@ def install(user_roots: Iterable[str], legacy_keras: bool,
     with patches.all_or_nothing():
         hook = patches.apply("python.import-hook", put_in_place)
         patches.replace_attribute("python.import-module", importlib, "import_module",
-                                  import_callers.routed_import_module(hook, hook.is_hooked))
+                                  import_callers.routed_import_module(hook))
     return hook

@@ -35,6 +35,16 @@ def tensorflow_alias(module: cst.Module) -> Optional[str]:
     return None
 
 
+# `name=value`, as a keyword argument is written: no spaces around `=`
+TIGHT_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
+                              whitespace_after=cst.SimpleWhitespace(""))
+
+
+def keyword_arg(name: str, value: cst.BaseExpression) -> cst.Arg:
+    """The argument `name=value`."""
+    return cst.Arg(value=value, keyword=cst.Name(name), equal=TIGHT_EQUAL)
+
+
 class TfNames:
     """Turns dotted names of the file into TF1 API names ('compat.v1.' and the alias dropped)."""
 

@@ -26,10 +26,9 @@ import libcst as cst
 
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
+from tf1compat.runner.served import TF1_OWN_MODULES
 
 _OTHER_RULES = ("contrib", "estimator", "keras", "examples", "python", "compat")
-# TF 1.15's API names that were TensorFlow's own modules -> that module
-_OWN_MODULES = {"pywrap_tensorflow": "tensorflow.python.pywrap_tensorflow"}
 
 
 @functools.lru_cache(maxsize=None)
@@ -106,7 +105,7 @@ class GoneNamesRule(Rule):
         if missing is None:
             return updated_node
         alias, rest = self.names.alias, path[len(missing):]
-        if missing in _OWN_MODULES:
+        if missing in TF1_OWN_MODULES:
             return self._own_module_name(original_node, updated_node, missing, rest)
         name = contrib_spelling(missing)
         if name is not None:
@@ -125,7 +124,7 @@ class GoneNamesRule(Rule):
         from tf1compat.migrate.rules.private_paths import public_code, public_walk
         from tf1compat.runner.private_paths.homes import find
 
-        module, (name, _, more) = _OWN_MODULES[missing], rest.lstrip(".").partition(".")
+        module, (name, _, more) = TF1_OWN_MODULES[missing], rest.lstrip(".").partition(".")
         home = find(module, name, public_walk) if name else None
         if home is None or home.public is None:
             self.add(original_node, Kind.NOT_CONVERTED,

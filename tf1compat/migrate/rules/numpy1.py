@@ -20,7 +20,7 @@ import numpy
 from libcst.helpers import get_full_name_for_node
 
 from tf1compat.migrate.findings import Kind
-from tf1compat.migrate.rules.base import Rule
+from tf1compat.migrate.rules.base import Rule, keyword_arg
 from tf1compat.runner.numpy1.aliases import ALIASES
 from tf1compat.runner.numpy1.view import lib_name_moved
 
@@ -210,8 +210,7 @@ class NumPy1Rule(Rule):
                 len([a for a in args if a.keyword is None]) > 1 or \
                 any(a.keyword is not None and a.keyword.value == "dtype" for a in args):
             return updated_node
-        dtype = cst.Arg(keyword=cst.Name("dtype"), value=cst.Name("object"),
-                        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
+        dtype = keyword_arg("dtype", cst.Name("object"))
         new_args = list(updated_node.args)
         new_args[-1] = new_args[-1].with_changes(comma=cst.Comma(
             whitespace_after=cst.SimpleWhitespace(" ")))

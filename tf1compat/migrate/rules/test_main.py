@@ -16,7 +16,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
 from tf1compat.migrate.findings import Kind
-from tf1compat.migrate.rules.base import Rule
+from tf1compat.migrate.rules.base import Rule, keyword_arg
 
 _SAID = ("{call}(...) -> argv=tf1compat.test_argv(...): TF 2 picks benchmarks with "
          "--benchmark_filter=REGEX where TF 1.15 read --benchmarks=REGEX (TF 2 refuses that "
@@ -46,9 +46,7 @@ class TestMainRule(Rule):
         inner = "" if given is None else cst.Module([]).code_for_node(args[given].value)
         value = cst.parse_expression(f"tf1compat.test_argv({inner})")
         if given is None:
-            args.append(cst.Arg(value, keyword=cst.Name("argv"), equal=cst.AssignEqual(
-                whitespace_before=cst.SimpleWhitespace(""),
-                whitespace_after=cst.SimpleWhitespace(""))))
+            args.append(keyword_arg("argv", value))
         else:
             args[given] = args[given].with_changes(value=value)
         AddImportsVisitor.add_needed_import(self.context, "tf1compat")

@@ -31,7 +31,7 @@ from libcst.helpers import get_full_name_for_node
 
 from tf1compat import tf0_names
 from tf1compat.migrate.findings import Kind
-from tf1compat.migrate.rules.base import Rule
+from tf1compat.migrate.rules.base import Rule, keyword_arg
 
 # TF 1.x positional parameters, in order (the rest are written as keywords).
 _NEW_POSITIONS = {
@@ -68,8 +68,7 @@ def _bool_literal(node: cst.BaseExpression) -> Optional[bool]:
 def _arg(value: cst.BaseExpression, keyword: Optional[str]) -> cst.Arg:
     if keyword is None:
         return cst.Arg(value=value)
-    return cst.Arg(value=value, keyword=cst.Name(keyword), equal=cst.AssignEqual(
-        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+    return keyword_arg(keyword, value)
 
 
 def _with_commas(args: list[cst.Arg]) -> list[cst.Arg]:

@@ -22,7 +22,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from tf1compat.migrate.findings import Kind
-from tf1compat.migrate.rules.base import Rule
+from tf1compat.migrate.rules.base import TIGHT_EQUAL, Rule
 from tf1compat.surface import reference
 
 _POSITIONAL_KINDS = ("positional", "either")  # the data's words for them
@@ -215,8 +215,7 @@ def _legacy_keras_v1() -> Any:
 
 
 def _keyword(arg: cst.Arg, name: str) -> cst.Arg:
-    return arg.with_changes(keyword=cst.Name(name), equal=cst.AssignEqual(
-        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+    return arg.with_changes(keyword=cst.Name(name), equal=TIGHT_EQUAL)
 
 
 def rewrite_call(node: cst.Call, plan: CallPlan, label: str
