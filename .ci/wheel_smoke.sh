@@ -65,7 +65,6 @@ step tf1compat migrate --diff "$work/contrib_session.py"
 grep -q "tf1compat" "$work/out.txt"
 cp -r "$checkout/examples" "$work/examples"
 step tf1compat compare --examples "$work/examples" --only session_options --size small
-step python -m tf1compat.contrib.census --report
 step python -m tf1compat.census --report
 grep -q "^census: .* TensorFlow names in" "$work/out.txt"
 step python -c "

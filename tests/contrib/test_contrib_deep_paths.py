@@ -7,7 +7,7 @@ import pytest
 
 from isolated import run_cli, run_python
 from tf1compat.contrib import registry
-from tf1compat.contrib.census.verdict import migrate_serves, run_serves
+from tf1compat.census.served import migrate_serves, run_serves
 from tf1compat.contrib.import_check import import_error
 from tf1compat.contrib.registry import DeepModule
 
@@ -64,11 +64,19 @@ def test_folders_and_module_files_are_modules_and_unserved_names_fail_naming_the
 
 
 @pytest.mark.parametrize("spelling", [
-    "from:framework.python.ops:arg_scope", "import:layers.python.layers.regularizers",
-    "attr:layers.python.layers.initializers.xavier_initializer", "from:data:CsvDataset",
-    "from:layers.python.layers:layer_norm_nonexistent", "from:data:StatsAggregator",
-    "import:tensorboard.plugins.projector", "from:tensorboard.plugins:projector",
-    "attr:tensorboard.plugins.projector.ProjectorConfig", "import:learn",
+    "from:tensorflow.contrib.framework.python.ops:arg_scope",
+    "import:tensorflow.contrib.layers.python.layers.regularizers",
+    "attr:tensorflow:contrib.layers.python.layers.initializers.xavier_initializer",
+    "from:tensorflow.contrib.data:CsvDataset",
+    "from:tensorflow.contrib.layers.python.layers:layer_norm_nonexistent",
+    "from:tensorflow.contrib.data:StatsAggregator",
+    "import:tensorflow.contrib.tensorboard.plugins.projector",
+    "from:tensorflow.contrib.tensorboard.plugins:projector",
+    "attr:tensorflow:contrib.tensorboard.plugins.projector.ProjectorConfig",
+    "import:tensorflow.contrib.learn",
+    # a served module bound to a name, then a name on it that is not served
+    "attr:tensorflow.contrib.tpu.python.tpu:util.check_positive_integer",
+    "attr:tensorflow.contrib.slim:conv2d",
 ])
 def test_run_and_migrate_agree(spelling):
     assert run_serves(spelling) == migrate_serves(spelling), spelling

@@ -7,21 +7,21 @@ import pytest
 import tensorflow as tf
 
 from tf1compat.contrib import registry
-from tf1compat.contrib.census.verdict import verdict
+from tf1compat.census.served import verdict
 
 SPELLINGS = {
-    "image.translate": ["attr:image.translate", "from:image:translate",
-                        "from:image.python.ops.image_ops:translate"],
-    "image.transform": ["attr:image.transform", "import:image.python.ops.image_ops"],
-    "image.rotate": ["attr:image.rotate", "from:image.python.ops:image_ops"],
-    "image.compose_transforms": ["attr:image.compose_transforms"],
-    "image.angles_to_projective_transforms": ["attr:image.angles_to_projective_transforms"],
+    "image.translate": ["attr:tensorflow:contrib.image.translate", "from:tensorflow.contrib.image:translate",
+                        "from:tensorflow.contrib.image.python.ops.image_ops:translate"],
+    "image.transform": ["attr:tensorflow:contrib.image.transform", "import:tensorflow.contrib.image.python.ops.image_ops"],
+    "image.rotate": ["attr:tensorflow:contrib.image.rotate", "from:tensorflow.contrib.image.python.ops:image_ops"],
+    "image.compose_transforms": ["attr:tensorflow:contrib.image.compose_transforms"],
+    "image.angles_to_projective_transforms": ["attr:tensorflow:contrib.image.angles_to_projective_transforms"],
 }
 
 
 @pytest.mark.parametrize("name", sorted(SPELLINGS))
 def test_run_and_migrate_serve_every_spelling(name):
-    said = verdict(name, SPELLINGS[name])
+    said = verdict(f"tf.contrib.{name}", SPELLINGS[name])
     assert (said["run"], said["migrate"]) == ("yes", "yes"), said
     assert registry.lookup(name).served is registry.Served.REPLACED
 
@@ -76,12 +76,12 @@ def test_unknown_rank_images_are_refused_as_tf1_did(graph):
         image.rotate(tf.compat.v1.placeholder(tf.float32), 0.3)
 
 
-CELL_SPELLINGS = ["attr:rnn.LayerNormBasicLSTMCell", "from:rnn:LayerNormBasicLSTMCell",
-                  "from:rnn.python.ops.rnn_cell:LayerNormBasicLSTMCell"]
+CELL_SPELLINGS = ["attr:tensorflow:contrib.rnn.LayerNormBasicLSTMCell", "from:tensorflow.contrib.rnn:LayerNormBasicLSTMCell",
+                  "from:tensorflow.contrib.rnn.python.ops.rnn_cell:LayerNormBasicLSTMCell"]
 
 
 def test_layer_norm_basic_lstm_cell_is_served_by_run_and_migrate():
-    said = verdict("rnn.LayerNormBasicLSTMCell", CELL_SPELLINGS)
+    said = verdict("tf.contrib.rnn.LayerNormBasicLSTMCell", CELL_SPELLINGS)
     assert (said["run"], said["migrate"]) == ("yes", "yes"), said
     assert registry.lookup("rnn.LayerNormBasicLSTMCell").served is registry.Served.REPLACED
     from tf1compat.contrib import rnn

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from tf1compat.contrib.census.verdict import migrate_serves, run_serves
+from tf1compat.census.served import migrate_serves, run_serves
 
 from .three_ways import three_ways
 
@@ -63,10 +63,10 @@ def test_projector_config_written_from_a_writer_parses_as_tf_1_15s(tmp_path):
 
 
 @pytest.mark.parametrize("spelling", [
-    "import:tensorboard.plugins.projector", "from:tensorboard.plugins:projector",
-    "attr:tensorboard.plugins.projector.ProjectorConfig",
-    "from:tensorboard.plugins.projector:visualize_embeddings",
-    "attr:tensorboard.plugins.projector.EmbeddingInfo",
+    "import:tensorflow.contrib.tensorboard.plugins.projector", "from:tensorflow.contrib.tensorboard.plugins:projector",
+    "attr:tensorflow:contrib.tensorboard.plugins.projector.ProjectorConfig",
+    "from:tensorflow.contrib.tensorboard.plugins.projector:visualize_embeddings",
+    "attr:tensorflow:contrib.tensorboard.plugins.projector.EmbeddingInfo",
 ])
 def test_run_and_migrate_both_serve_the_projector(spelling):
     assert run_serves(spelling) and migrate_serves(spelling), spelling

@@ -6,27 +6,27 @@ import pytest
 import tensorflow as tf
 
 from tf1compat.contrib import registry
-from tf1compat.contrib.census.verdict import verdict
+from tf1compat.census.served import verdict
 
 SPELLINGS = {
-    "crf.crf_log_likelihood": ["attr:crf.crf_log_likelihood", "from:crf:crf_log_likelihood",
-                               "from:crf.python.ops.crf:crf_log_likelihood",
-                               "import:crf.python.ops.crf"],
-    "crf.CrfForwardRnnCell": ["attr:crf.CrfForwardRnnCell", "from:crf.python.ops:crf"],
+    "crf.crf_log_likelihood": ["attr:tensorflow:contrib.crf.crf_log_likelihood", "from:tensorflow.contrib.crf:crf_log_likelihood",
+                               "from:tensorflow.contrib.crf.python.ops.crf:crf_log_likelihood",
+                               "import:tensorflow.contrib.crf.python.ops.crf"],
+    "crf.CrfForwardRnnCell": ["attr:tensorflow:contrib.crf.CrfForwardRnnCell", "from:tensorflow.contrib.crf.python.ops:crf"],
     "learn.preprocessing.VocabularyProcessor": [
-        "attr:learn.preprocessing.VocabularyProcessor.restore",
-        "from:learn.preprocessing:VocabularyProcessor",
-        "import:learn.python.learn.preprocessing.text",
-        "from:learn.python.learn.preprocessing.text:VocabularyProcessor"],
+        "attr:tensorflow:contrib.learn.preprocessing.VocabularyProcessor.restore",
+        "from:tensorflow.contrib.learn.preprocessing:VocabularyProcessor",
+        "import:tensorflow.contrib.learn.python.learn.preprocessing.text",
+        "from:tensorflow.contrib.learn.python.learn.preprocessing.text:VocabularyProcessor"],
     "learn.preprocessing.CategoricalVocabulary": [
-        "from:learn.python.learn.preprocessing.categorical_vocabulary:CategoricalVocabulary",
-        "attr:learn.preprocessing.CategoricalVocabulary"],
+        "from:tensorflow.contrib.learn.python.learn.preprocessing.categorical_vocabulary:CategoricalVocabulary",
+        "attr:tensorflow:contrib.learn.preprocessing.CategoricalVocabulary"],
 }
 
 
 @pytest.mark.parametrize("name", sorted(SPELLINGS))
 def test_run_and_migrate_serve_every_spelling(name):
-    said = verdict(name, SPELLINGS[name])
+    said = verdict(f"tf.contrib.{name}", SPELLINGS[name])
     assert (said["run"], said["migrate"]) == ("yes", "yes"), said
     assert registry.lookup(name).served is registry.Served.REPLACED
 

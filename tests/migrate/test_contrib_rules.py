@@ -277,3 +277,34 @@ def test_tf_contrib_itself_becomes_tf1compat_contrib():
 
     assert namespace["flatten"] is tf1compat.contrib.layers.flatten
     assert any(f.message.startswith("tf.contrib -> tf1compat.contrib") for f in findings)
+
+
+def test_a_name_read_on_a_bound_contrib_module_is_checked_as_run_reads_it():
+    migrated, findings = rewrite(
+        "import tensorflow as tf\n"
+        "import tensorflow.contrib.tpu.python.tpu as tpu\n"
+        "from tensorflow.contrib.slim.nets import vgg\n"
+        "from tensorflow import contrib\n"
+        "slim = tf.contrib.slim\n"
+        "a = tpu.util.check_positive_integer(3, 'n')\n"
+        "b = vgg.vgg_16, vgg.vgg_99\n"
+        "c = slim.conv2d, slim.no_such_layer\n"
+        "d = contrib.keras.optimizers.RMSprop\n")
+    left = {f.line: f.message for f in findings if f.kind is Kind.NOT_CONVERTED}
+    # each names what the script wrote, the contrib path, and that run stops there too
+    assert "tpu.util.check_positive_integer (tf.contrib.tpu.python.tpu.util." \
+           "check_positive_integer) is not served" in left[6]
+    assert "vgg.vgg_99" in left[7] and "vgg_16" not in left[7]
+    assert "slim.no_such_layer" in left[8] and "conv2d" not in left[8]
+    assert "contrib.keras.optimizers.RMSprop" in left[9]
+    assert all("under `tf1compat run` too" in message for message in left.values())
+    assert "import tf1compat.contrib.tpu.python.tpu as tpu\n" in migrated
+
+
+def test_a_name_also_bound_to_something_else_is_not_judged():
+    _, findings = rewrite(
+        "import tensorflow as tf\n"
+        "slim = tf.contrib.slim\n"
+        "def head(slim):\n"
+        "    return slim.not_a_contrib_name\n")
+    assert not [f for f in findings if f.kind is Kind.NOT_CONVERTED]

@@ -43,28 +43,25 @@ def test_each_name_belongs_to_one_module_row(name, module):
     assert spelling.top_module(name) == module
 
 
-def test_a_contrib_census_name_counts_through_each_spelling(tmp_path):
+def test_the_census_names_weigh_as_written_and_import_tensorflow_as_the_module(tmp_path):
     uses = tmp_path / "uses.csv"
-    uses.write_text("name,uses,repositories,table,run,migrate,spellings\n"
-                    "framework.arg_scope,20,3,mapped,yes,yes,"
-                    "attr:framework.arg_scope from:framework.python.ops:arg_scope\n"
-                    "nccl,1,1,unknown,no,no,from::nccl\n")
-    found = weights.read(str(uses))
-    assert found == [
-        weights.Weight("tf.contrib.framework.arg_scope", 20,
-                       ("tensorflow.contrib.framework.python.ops:arg_scope",
-                        "tf.contrib.framework.arg_scope")),
-        weights.Weight("tf.contrib.nccl", 1, ("tensorflow.contrib:nccl",))]
+    uses.write_text("name,uses,repositories,spellings\n"
+                    "tf,9,3,import:tensorflow\n"
+                    "tensorflow.contrib.framework.python.ops:arg_scope,20,3,"
+                    "from:tensorflow.contrib.framework.python.ops:arg_scope\n")
+    assert weights.read(str(uses)) == [
+        weights.Weight("tf", 9, ("tensorflow",)),
+        weights.Weight("tensorflow.contrib.framework.python.ops:arg_scope", 20,
+                       ("tensorflow.contrib.framework.python.ops:arg_scope",))]
 
 
 def test_the_first_source_wins_for_a_name(tmp_path):
     census = tmp_path / "census.csv"
     census.write_text("name,uses,repositories,spellings\ntf.contrib.slim,7,2,\n"
                       "tensorflow.python.ops:nn_ops,3,1,\n")
-    contrib = tmp_path / "contrib.csv"
-    contrib.write_text("name,uses,repositories,table,run,migrate,spellings\n"
-                       "slim,128,14,namespace,yes,yes,attr:slim\n")
-    merged = weights.merged([str(census), str(contrib)])
+    other = tmp_path / "other.csv"
+    other.write_text("name,uses\ntf.contrib.slim,128\n")
+    merged = weights.merged([str(census), str(other)])
     assert merged["tf.contrib.slim"].uses == 7
     assert merged["tensorflow.python.ops:nn_ops"].spellings == ("tensorflow.python.ops:nn_ops",)
 

@@ -31,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # The modules to list: every `tensorflow.python.*` module the census of public TF1 code counts
 # (the part of a `module:attribute` name before the colon), each package above one, and KNOWN.
 CENSUS = os.path.join(ROOT, "tf1compat", "census", "data", "uses.csv")
-# Modules the repositories of the contrib census (tf1compat/contrib/census_data) import, and
+# Modules the repositories first chosen for their tf.contrib uses import, and
 # the implementation modules the public ones re-export (graph_util_impl).
 KNOWN = (
     "tensorflow.python.framework.graph_util_impl", "tensorflow.python.framework.random_seed",

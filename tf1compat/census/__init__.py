@@ -25,8 +25,7 @@ against TensorFlow 1.15 is `names.resolve`):
   `graph_util.convert_variables_to_constants`, or `import
   tensorflow.python.framework.graph_util as g` then `g.convert_...`).
 
-The shared pieces of the contrib census (`tf1compat.contrib.census`) live here
-too: `sources` (Python files of a git directory at a commit, or a folder),
-`chains` (attribute chains in an ast) and `tally` (uses per file, summed over
-repositories, and the CSV files they are written to).
+`--contrib` prints the share of the `tf.contrib` uses that `run` and `migrate` serve
+(`contrib_report`, asking `served` of each name); `--contrib-baseline` records today's
+verdicts as the baseline it compares with.
 """

@@ -1,4 +1,5 @@
-"""`python -m tf1compat.census [--mirrors DIR [--repo R]] [--report] [--folder DIR] [--data DIR]`."""
+"""`python -m tf1compat.census [--mirrors DIR [--repo R]] [--report] [--contrib] [--folder DIR]
+[--data DIR]`."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import sys
 import time
 from typing import NoReturn
 
-from tf1compat.census import report, scan, sources, tally
+from tf1compat.census import contrib_report, report, scan, sources, tally
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 # What a recount writes into repositories.csv beside the columns it reads (repo, commit, ...).
@@ -104,6 +105,11 @@ def main(argv=None) -> int:
                         help="print the totals and the most used names per top-level module")
     parser.add_argument("--top", type=int, default=5, help="names per module in --report")
     parser.add_argument("--modules", type=int, default=15, help="modules in --report")
+    parser.add_argument("--contrib", action="store_true",
+                        help="print the share of the tf.contrib uses `run` and `migrate` serve, "
+                             "at the baseline and now")
+    parser.add_argument("--contrib-baseline", action="store_true",
+                        help="record today's tf.contrib verdicts as the baseline")
     parser.add_argument("--folder", metavar="DIR", help="count the .py files of a folder")
     parser.add_argument("--data", metavar="DIR", default=DATA,
                         help="the census's folder (repositories.csv, uses.csv, "
@@ -111,6 +117,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.report:
         for line in report.lines(args.data, args.top, args.modules):
+            print(line)
+    elif args.contrib_baseline:
+        print(f"recorded {contrib_report.write_baseline(args.data)}")
+    elif args.contrib:
+        for line in contrib_report.lines(args.data):
             print(line)
     elif args.folder is not None:
         if not os.path.isdir(args.folder):

@@ -7,13 +7,17 @@ many scripts reach (then worth asking for); the numbers come from the committed 
 
 from __future__ import annotations
 
+import collections
 import csv
 import functools
 import os
 from typing import Optional
 
+from tf1compat.census.names import contrib_path, is_contrib
+
 USES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "uses.csv")
 REPOSITORIES = os.path.join(os.path.dirname(USES), "repositories.csv")
+REPOSITORY_USES = os.path.join(os.path.dirname(USES), "repository_uses.csv")
 
 
 @functools.lru_cache(maxsize=1)
@@ -25,9 +29,25 @@ def _table() -> tuple[dict[str, tuple[int, int]], int]:
                       for row in csv.DictReader(handle)}
         with open(REPOSITORIES, encoding="utf-8", newline="") as handle:
             repositories = sum(1 for _ in csv.DictReader(handle))
+        with open(REPOSITORY_USES, encoding="utf-8", newline="") as handle:
+            counts.update(_contrib_by_public_name(csv.DictReader(handle)))
     except (OSError, KeyError, ValueError):  # no census installed: the errors just say less
         return {}, 0
     return counts, repositories
+
+
+def _contrib_by_public_name(per_repository) -> dict[str, tuple[int, int]]:
+    """The uses of each `tf.contrib` name summed over its spellings, under its public name:
+    run's errors name `tf.contrib.tpu.check_positive_integer`, which scripts wrote as
+    `tensorflow.contrib.tpu.python.tpu.util.check_positive_integer` too."""
+    uses: dict[str, int] = collections.Counter()
+    repositories: dict[str, set] = collections.defaultdict(set)
+    for row in per_repository:
+        if is_contrib(row["name"]):
+            public = ".".join(filter(None, ["tf.contrib", contrib_path(row["name"])]))
+            uses[public] += int(row["uses"])
+            repositories[public].add(row["repo"])
+    return {name: (uses[name], len(repositories[name])) for name in uses}
 
 
 def census_name(path: str) -> str:

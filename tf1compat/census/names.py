@@ -112,3 +112,24 @@ def resolve(name, tensorflow, import_module):
         except AttributeError:
             value = import_module(done)
     return value
+
+
+CONTRIB = "tensorflow.contrib"
+
+
+def is_contrib(name: str) -> bool:
+    """Whether a census name is under `tf.contrib` (`tf.contrib.slim.conv2d`, or a source-tree
+    path `tensorflow.contrib.framework.python.ops:arg_scope`)."""
+    return name == "tf.contrib" or name.startswith(("tf.contrib.", CONTRIB + ".", CONTRIB + ":"))
+
+
+def contrib_path(name: str) -> str:
+    """The path under `tf.contrib` a contrib census name is at, as the contrib table reads
+    it: 'tf.contrib.layers.flatten' -> 'layers.flatten',
+    'tensorflow.contrib.framework.python.ops:arg_scope' -> 'framework.arg_scope'."""
+    from tf1compat.contrib.paths import public_name
+
+    if name.startswith("tf.contrib"):
+        return name[len("tf.contrib."):]
+    raw = name[len(CONTRIB) + 1:].replace(":", ".")
+    return public_name(raw) if raw else ""

@@ -42,11 +42,11 @@ class ContribFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
                     spec.submodule_search_locations = []
                 return spec
             if not registry.is_namespace(name):
-                return None  # registry, arg_scope, census, ...: plain modules
+                return None  # registry, arg_scope, ...: plain modules
             return importlib.util.spec_from_loader(fullname, self, is_package=True)
         parent, _, last = fullname.rpartition(".")
         if parent not in sys.modules or not registry.is_namespace(name.split(".")[0]):
-            return None  # tf1compat.contrib.census.scan and the like: plain modules
+            return None  # tf1compat.contrib.registry.X and the like: plain modules
         value = registry.import_step(sys.modules[parent], last)  # ContribError: not served
         if not isinstance(value, types.ModuleType):
             return None  # a function or class: `from ... import` reads it as an attribute

@@ -32,3 +32,25 @@ def import_error(path: str, names: tuple[str, ...] = ()) -> Optional[str]:
     except (AttributeError, ImportError) as error:
         return str(error)
     return None
+
+
+def read_error(path: str, chain: tuple[str, ...]) -> Optional[tuple[str, str]]:
+    """(the path that fails, why) when a script, having imported `tensorflow.contrib.<path>`,
+    reads `chain` on it (`slim.nets.vgg.vgg_16`), or None when each attribute is there.
+
+    Attributes are read as TF 1.15 scripts read them (a package's attribute, not the module
+    file an import of the same path loads); the walk stops at a dunder."""
+    from tf1compat.contrib.registry import import_step
+
+    value: Any = contrib
+    for part in filter(None, path.split(".")):
+        value = import_step(value, part)
+    for part in chain:
+        if part.startswith("__"):
+            return None
+        try:
+            value = getattr(value, part)
+        except (AttributeError, ImportError) as error:
+            return ".".join(filter(None, [path, part])), str(error)
+        path = ".".join(filter(None, [path, part]))
+    return None

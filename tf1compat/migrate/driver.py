@@ -86,6 +86,13 @@ def _run(code: str, target: str, rules, imports=()) -> tuple[str, list[Finding],
     return tree.code, findings, list(context.scratch.get(NEEDED_IMPORTS, []))
 
 
+def rewrite_names(code: str, target: str) -> tuple[str, list[Finding]]:
+    """Runs the rules that rewrite names before tf_upgrade_v2 (contrib, TF 0.x, namespaces,
+    gone names) over source text."""
+    migrated, findings, _ = _run(code, target, PRE_RULES)
+    return migrated, findings
+
+
 def apply_rules(code: str, target: str) -> tuple[str, list[Finding]]:
     """Runs all our rules (not tf_upgrade_v2) over source text."""
     pre, findings, imports = _run(code, target, PRE_RULES)

@@ -1,13 +1,9 @@
 """How often public TF1 code uses each name: the weights of the probe's headline number.
 
-A weight source is a census `uses.csv` with columns `name` and `uses`:
-- the census of all TF1 names (tf1compat/census/data/uses.csv, when it is there):
-  names as `tf.<path>` or `tensorflow.<module>:<attribute chain>`;
-- the contrib census (tf1compat/contrib/census_data/uses.csv, told apart by its
-  `table` column): names under `tf.contrib.` written without it (`slim.conv2d`), each
-  with the spellings scripts used (`attr:layers.flatten`, `import:slim.nets`,
-  `from:framework.python.ops:arg_scope`); a name is served when each spelling is.
-Several sources merge in the order given; a name the first gives is not counted again.
+A weight source is a census `uses.csv` with columns `name` and `uses`: by default the census
+of all TF1 names (tf1compat/census/data/uses.csv, when it is there), its names as `tf.<path>`
+or `tensorflow.<module>:<attribute chain>` (`tf.contrib` names among them). Several sources
+merge in the order given; a name the first gives is not counted again.
 """
 
 from __future__ import annotations
@@ -22,7 +18,6 @@ from tf1compat.surface import spelling
 
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CENSUS_USES = os.path.join(PACKAGE, "census", "data", "uses.csv")
-CONTRIB_USES = os.path.join(PACKAGE, "contrib", "census_data", "uses.csv")
 
 
 class WeightsError(Tf1CompatError, ValueError):
@@ -38,23 +33,9 @@ class Weight:
     spellings: tuple[str, ...]
 
 
-def contrib_spelling(spelling_text: str) -> str:
-    """The probe name of one contrib census spelling ('from:layers:flatten' ->
-    'tensorflow.contrib.layers:flatten')."""
-    form, _, rest = spelling_text.partition(":")
-    if form == "attr":
-        return f"tf.contrib.{rest}"
-    if form == "import":
-        return f"tensorflow.contrib.{rest}"
-    if form == "from":
-        base, _, item = rest.partition(":")
-        return f"{'.'.join(filter(None, ['tensorflow.contrib', base]))}:{item}"
-    raise ValueError(f"spelling {spelling_text!r}: expected attr:, import: or from:")
-
-
 def default_sources() -> list[str]:
-    """The census of all names when it exists, then the contrib census."""
-    return [path for path in (CENSUS_USES, CONTRIB_USES) if os.path.exists(path)]
+    """The census of all names, when it is there."""
+    return [path for path in (CENSUS_USES,) if os.path.exists(path)]
 
 
 def read(path: str) -> list[Weight]:
@@ -68,15 +49,10 @@ def read(path: str) -> list[Weight]:
     if rows and not {"name", "uses"} <= set(header):
         raise WeightsError(f"--uses {path!r}: columns {sorted(header)}; a census uses.csv "
                            "has 'name' and 'uses'")
-    contrib = "table" in header
     found: list[Weight] = []
     for line, row in enumerate(rows, 2):
         try:
-            if contrib:
-                name = f"tf.contrib.{row['name']}"
-                spellings = tuple(sorted({contrib_spelling(text) for text in
-                                          (row.get("spellings") or "").split()} or {name}))
-            elif row["name"] == "tf":  # the census's count of `import tensorflow` itself
+            if row["name"] == "tf":  # the census's count of `import tensorflow` itself
                 name, spellings = row["name"], ("tensorflow",)
             else:
                 name, spellings = row["name"], (row["name"],)

@@ -29,23 +29,13 @@ from __future__ import annotations
 from typing import Optional
 
 import libcst as cst
-import libcst.matchers as m
 
 from tf1compat.contrib import module_names, registry
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
+from tf1compat.migrate.rules.contrib_aliases import bound_modules, dotted, unserved_attribute
 
 NEEDED_IMPORTS = "tf1compat.needed_imports"  # context.scratch key: modules to import later
-
-
-def dotted(node: cst.CSTNode) -> Optional[str]:
-    """'a.b.c' for a chain of names and attributes only (no calls or subscripts), else None."""
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        base = dotted(node.value)
-        return None if base is None else f"{base}.{node.attr.value}"
-    return None
 
 
 def needs_import(context, module: str) -> None:
@@ -63,30 +53,10 @@ class ContribRule(Rule):
         super().visit_Module(node)
         self.replacements: dict[cst.CSTNode, str] = {}
         self.reported: set[str] = set()
-        self.local_aliases = self._contrib_aliases(node)
-
-    def _contrib_aliases(self, module: cst.Module) -> dict[str, str]:
-        """Names the file binds to contrib namespaces: {'slim': 'slim'} for `slim = tf.contrib.slim`."""
-        aliases: dict[str, str] = {}
-        prefixes = [f"{self.names.alias}.contrib."] if self.names.alias else []
-        for assign in m.findall(module, m.Assign(targets=[m.AssignTarget(target=m.Name())])):
-            value = dotted(assign.value)
-            for prefix in prefixes:
-                if value and value.startswith(prefix):
-                    aliases[assign.targets[0].target.value] = value[len(prefix):]
-        for imp in m.findall(module, m.Import()):
-            for alias in imp.names:
-                name = dotted(alias.name) or ""
-                if name.startswith("tensorflow.contrib.") and alias.asname:
-                    aliases[alias.asname.name.value] = name[len("tensorflow.contrib."):]
-        for imp in m.findall(module, m.ImportFrom()):
-            if imp.module and dotted(imp.module) == "tensorflow.contrib" and \
-                    not isinstance(imp.names, cst.ImportStar):
-                for alias in imp.names:
-                    bound = alias.asname.name.value if alias.asname else alias.name.value
-                    aliases[bound] = alias.name.value
-        return {name: namespace for name, namespace in aliases.items()
-                if registry.is_namespace(namespace)}
+        self.bound = bound_modules(node, self.names.alias)
+        # names bound to contrib namespaces: {'slim': 'slim'} for `slim = tf.contrib.slim`
+        self.local_aliases = {name: path for name, path in self.bound.items()
+                              if registry.is_namespace(path)}
 
     # -- tf.contrib.X.Y in expressions --------------------------------------------------
 
@@ -102,12 +72,27 @@ class ContribRule(Rule):
                          "(the names tf1compat serves of it, as under `tf1compat run`)")
             return False
         if alias is None or not name.startswith(f"{alias}.contrib."):
+            head, *chain = name.split(".")
+            if head in self.bound and chain and self._unserved_on_bound(head, chain, node):
+                return False
             self._shield_from_upgrade(name, node)
             return True
         code = self._rewrite(name[len(alias) + len(".contrib."):], node)
         if code is not None:
             self.replacements[node] = code
         return False  # the chain is handled as a whole
+
+    def _unserved_on_bound(self, head: str, chain: list[str], node: cst.Attribute) -> bool:
+        """Reports `tpu.util.check_positive_integer` (tpu a served contrib module) when run
+        would fail on it; True when it did."""
+        failing = unserved_attribute(self.bound[head], chain)
+        if failing is None:
+            return False
+        path, error = failing
+        self._report(f"bound:{path}", node, Kind.NOT_CONVERTED,
+                     f"{'.'.join([head, *chain])} (tf.contrib.{path}) is not served: {error}; "
+                     "it fails on TF 2.21 (under `tf1compat run` too)")
+        return True
 
     def _shield_from_upgrade(self, name: str, node: cst.Attribute) -> None:
         """`slim.l2_regularizer` (slim a contrib alias) -> the full tf1compat name."""
