@@ -12,7 +12,8 @@ import tensorflow as tf
 from tf1compat.runner.private_paths import homes, table
 from tf1compat.runner import private_modules
 from tf1compat.runner.private_modules import PrivateImportError, PrivateModule, PrivateNameError
-from tf1compat.runner.shim import TF1Module, Usage
+from tf1compat.runner.shim import TF1Module
+from tf1compat.runner.usage import Usage
 from tf1_reference import tf115_private_modules
 
 GRAPH_UTIL = "tensorflow.python.framework.graph_util"

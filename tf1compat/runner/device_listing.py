@@ -186,7 +186,7 @@ def install(device_map: DeviceMap, resolve: Callable[[Any], tuple[Any, Any]],
         its record); the listings count the CPUs a session gets.
       is_user_file: whether a source file is user code.
     """
-    from tf1compat.runner import served, shim
+    from tf1compat.runner import served, tf_servers
 
     def session_config(config: Any) -> Any:
         return resolve(config)[0]
@@ -212,7 +212,7 @@ def install(device_map: DeviceMap, resolve: Callable[[Any], tuple[Any, Any]],
     original = tf_internals.patch("tf.device-listing", wrap)
     views.append(DeviceViews(gpus, original, session_config))
     for path, function in views[0].served().items():
-        shim.overrides[path] = (function, served.Symbol(
+        tf_servers.overrides[path] = (function, served.Symbol(
             served.Served.REPLACED, f"{__name__}.DeviceViews.{function.__name__}", NOTE))
     return views[0]
 

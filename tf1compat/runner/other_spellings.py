@@ -3,7 +3,7 @@ name is (`tf1compat.contrib.spellings`): one object, whichever spelling a script
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from tf1compat.runner import served
 
@@ -24,15 +24,14 @@ def of_contrib_name(path: str) -> Any:
     return spellings.other_spelling(path)
 
 
-def contrib_alias(path: str, usage: Any) -> Any:
+def contrib_alias(path: str) -> Optional[tuple[Any, served.Symbol]]:
     """`tf.<path>`, which TF 2.21 lacks, as the contrib name TF 1.15 gave the same object
-    serves it (`tf.config.experimental_list_devices`: `tf.contrib.eager.list_devices`), the
-    report told so; None where there is none. Asked only for a name TF 2.21 lacks."""
+    serves it (`tf.config.experimental_list_devices`: `tf.contrib.eager.list_devices`), and
+    how the report shows it; None where there is none. Asked only for a name TF 2.21 lacks."""
     from tf1compat.contrib import spellings
 
     found = spellings.served_alias(f"tf.{path}")
     if found is None:
         return None
-    usage.symbols.setdefault(path, served.Symbol(
-        served.Served.REPLACED, f"tf1compat.contrib.{found[0]}", f"TF 1.15's tf.contrib.{found[0]}"))
-    return found[1]
+    return found[1], served.Symbol(served.Served.REPLACED, f"tf1compat.contrib.{found[0]}",
+                                   f"TF 1.15's tf.contrib.{found[0]}")

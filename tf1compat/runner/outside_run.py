@@ -8,6 +8,7 @@ from __future__ import annotations
 import types
 
 from tf1compat.runner import shim
+from tf1compat.runner.usage import usage
 from tf1compat.runner.private_modules import PrivateImportError, PrivateTree
 
 _outside_run: list[PrivateTree] = []  # the views of a program not under `run`, made once
@@ -28,7 +29,7 @@ def tf1_module(name: str) -> types.ModuleType:
 
         legacy_keras = importlib.util.find_spec("tf_keras") is not None
         root = shim.TF1Module(tf.compat.v1, "", legacy_keras=legacy_keras)
-        _outside_run.append(PrivateTree(root, shim.usage))
+        _outside_run.append(PrivateTree(root, usage))
     module = _outside_run[0].module(name)
     if module is None:
         raise PrivateImportError(f"tf1compat.tf1_module({name!r}): neither TF 1.15's listing "

@@ -93,7 +93,7 @@ class PrivateTree:
 
     def __init__(self, root: Any, usage: Any):
         self.root = root  # the script's TF1 module (shim.TF1Module over tf.compat.v1)
-        self.usage = usage  # shim.Usage: what the report says was used and how it was served
+        self.usage = usage  # runner.usage.Usage: what the report says was used and how it was served
         self._modules: dict[str, Optional[types.ModuleType]] = {}
         self._found: dict[tuple[str, str], tuple[Optional[str], Optional[homes.Home]]] = {}
 
@@ -146,13 +146,13 @@ class PrivateTree:
                 raise self._unsupported(path, f"{module}.{name}: TF 1.15's module {submodule} is "
                                               "not in TF 2.21; import what it held by its public "
                                               "tf.compat.v1 name")
-            self.usage.used[path] += 1
+            self.usage.count(path)
             return value
         from tf1compat.contrib import spellings
 
         value = spellings.other_spelling(f"{module}:{name}")
         if value is not None:  # TF 1.15's one object, also served under its contrib name
-            self.usage.used[path] += 1
+            self.usage.count(path)
             return value
         if home.status is Served.UNSUPPORTED:
             raise self._unsupported(path, f"{module}.{name}: {home.note}")
@@ -161,7 +161,6 @@ class PrivateTree:
         return tf115_signatures.adapted_as(f"{module}:{name}", home.value)
 
     def _unsupported(self, path: str, message: str) -> PrivateNameError:
-        self.usage.missing[path] = message
         self.usage.unsupported(path, message)
         return PrivateNameError(_with_census(path, message))
 
@@ -202,7 +201,6 @@ class PrivateTree:
             if why is not None:
                 path = _path(name, item)
                 message = f"cannot import {item} from {name}: {why}"
-                self.usage.missing[path] = message
                 self.usage.unsupported(path, message)
                 raise PrivateImportError(_with_census(path, message), name=name)
         return module

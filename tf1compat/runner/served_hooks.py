@@ -33,7 +33,7 @@ class ServedHooks:
     def report(self, code: int, status: str, cause: Optional[str] = None) -> dict[str, Any]:
         """The run's report as JSON-ready data (see `tf1compat.runner.report`)."""
         from tf1compat.runner.report import build
-        from tf1compat.runner.shim import usage
+        from tf1compat.runner.usage import usage
 
         data: dict[str, Any] = build(
             spec=self.spec, exit_code=code, status=status, legacy_keras=self.legacy_keras,

@@ -18,8 +18,6 @@ served by `tf0_calls`.
 from __future__ import annotations
 
 import builtins
-import collections
-import dataclasses
 import importlib
 import os
 import types
@@ -30,8 +28,9 @@ from tf1compat.shared.errors import Tf1CompatError
 from tf1compat.layers import LEGACY_KERAS_HINT
 from tf1compat.census import counts
 from tf1compat.runner.namespace_dict import NamespaceDict, module_dict as _module_dict
-from tf1compat.runner import (import_callers, other_spellings, private_modules, served,
-                              tf0_calls, tf115_signatures, user_modules)
+from tf1compat.runner import (import_callers, private_modules, served, tf115_signatures,
+                              tf_servers, user_modules)
+from tf1compat.runner.usage import usage
 from tf1compat.runner.roots import library_roots_of_this_python, own_roots
 from tf1compat.runner.tf1_libraries import Tf1Libraries
 
@@ -42,39 +41,6 @@ class LegacyKerasMissingError(Tf1CompatError, AttributeError):
 
 class ServedImportError(Tf1CompatError, ModuleNotFoundError):
     """An import of `tensorflow.contrib...` / `tensorflow.examples...` that nothing serves."""
-
-
-class Usage:
-    """Names the script used under `tf.`, how each was served, and those TF 2.21 does not have."""
-
-    def __init__(self) -> None:
-        self.used: collections.Counter[str] = collections.Counter()
-        self.missing: dict[str, str] = {}
-        self.symbols: dict[str, served.Symbol] = {}
-
-    def names(self) -> list[str]:
-        return sorted(self.used)
-
-    def served(self, path: str) -> None:
-        symbol = self.symbols.get(path)
-        if symbol is None:
-            symbol = self.symbols[path] = served.classify(path)
-        symbol.uses += 1
-
-    def served_as(self, path: str, symbol: served.Symbol) -> None:
-        """A name its server classified itself (TensorFlow's own modules: private_modules)."""
-        self.used[path] += 1
-        self.symbols.setdefault(path, symbol).uses += 1
-
-    def unsupported(self, path: str, why: str) -> None:
-        symbol = self.symbols.setdefault(path, served.unsupported(path, why))
-        symbol.uses += 1
-
-
-usage = Usage()
-# `tf.` paths the run answers itself, with how the report shows them (filled before the script
-# starts: the device listings of --device-map, tf1compat.runner.device_listing).
-overrides: dict[str, tuple[Any, served.Symbol]] = {}
 
 
 class TF1Module(types.ModuleType):
@@ -103,51 +69,24 @@ class TF1Module(types.ModuleType):
         return NamespaceDict(self)
 
     def __getattr__(self, name: str) -> Any:
-        path = f"{self._tf1_path}{name}"
         if name.startswith("__"):
             return getattr(self._tf1_target, name)
-        if path == "compat.v1":
-            # `import tensorflow.compat.v1 as tf` (the "swap" of half-migrated scripts) is
-            # the same TF1 module, tf.contrib and all, as `import tensorflow as tf`.
-            return self._tf1_root
-        if path in _PRIVATE_MODULE_NAMES:  # TensorFlow's own modules, TF1's names put back
-            return private_modules.tree_of(self._tf1_root, usage).module(
-                _PRIVATE_MODULE_NAMES[path])
-        usage.used[path] += 1
-        if path in overrides:
-            value, symbol = overrides[path]
-            usage.symbols.setdefault(path, dataclasses.replace(symbol)).uses += 1
-            return value
-        children = self._tf1_children
-        if name in children:
-            return children[name]
-        value = tf0_calls.serve(path, self._tf1_root._tf1_target)
-        if value is not None:  # a TF 0.x name, or a call whose 0.x arguments are read anew
-            usage.served(path)
-            return value
-        value = _tf115_calls().serve(path)
-        if value is not None:  # TF 1.15's parameters where TF 2.21 moved or re-defaulted them
-            usage.served(path)
-            return value
-        value = other_spellings.of_contrib_name(path)
-        if value is not None:  # TF 1.15's one object, also served under its contrib name
-            usage.served(path)
-            return value
-        try:
-            value = getattr(self._tf1_target, name)
-        except (AttributeError, ImportError) as error:  # ImportError: a lazy namespace failed
-            value = self._served(path)
-            if value is None:
-                value = other_spellings.contrib_alias(path, usage)
-            if value is None:
-                raise self._missing(name, path, error) from None
-        if isinstance(value, types.ModuleType):
-            children[name] = TF1Module(value, path + ".", self._tf1_legacy_keras,
-                                       self._tf1_root)
-            return children[name]
-        usage.served(path)
+        request = tf_servers.Request(self, name, f"{self._tf1_path}{name}")
+        found = tf_servers.answer(request)  # who answers, in order: tf_servers.SERVERS
+        if found is None:
+            usage.count(request.path)
+            raise self._missing(name, request.path, request.error) from None
+        module = isinstance(found.value, types.ModuleType)
+        tf_servers.record(request.path, found, module)
+        if found.how is not tf_servers.How.FOUND:
+            return found.value
+        if module:
+            child = TF1Module(found.value, request.path + ".", self._tf1_legacy_keras,
+                              self._tf1_root)
+            self._tf1_children[name] = child
+            return child
         # TF 1.15's parameters, where TF 2.21's signature of the name differs from them
-        return tf115_signatures.adapted(path, value)
+        return tf115_signatures.adapted(request.path, found.value)
 
     def _tf1_import(self, name: str) -> Any:
         """What `from tensorflow.<path>.<name> import ...` imports: the module file, where the
@@ -163,19 +102,8 @@ class TF1Module(types.ModuleType):
         try:
             getattr(self._tf1_target, name)
         except (AttributeError, ImportError) as error:
-            if self._served(f"{self._tf1_path}{name}") is None:
+            if tf_servers.served_module(f"{self._tf1_path}{name}") is None:
                 raise self._missing(name, f"{self._tf1_path}{name}", error) from None
-
-    def _served(self, path: str) -> Optional[types.ModuleType]:
-        """The module tf1compat serves for `tensorflow.<path>`, if TF 2.21 lacks it."""
-        import importlib
-
-        module_name = served.served_module(path)
-        if module_name is not None:
-            return importlib.import_module(module_name)
-        if served.is_served_package(path):
-            return types.ModuleType(f"tensorflow.{path}", "served by tf1compat run")
-        return None
 
     def _missing(self, name: str, path: str, error: Exception) -> Exception:
         error = self._missing_error(path, error)
@@ -187,11 +115,10 @@ class TF1Module(types.ModuleType):
     def _missing_error(self, path: str, error: Exception) -> Exception:
         top = path.split(".")[0]
         if path.startswith(served.LEGACY_KERAS) and not self._tf1_legacy_keras:
-            usage.missing[path] = "needs legacy Keras"
-            usage.unsupported(path, f"needs legacy Keras: {LEGACY_KERAS_HINT}")
+            usage.unsupported(path, f"needs legacy Keras: {LEGACY_KERAS_HINT}",
+                              missing="needs legacy Keras")
             return LegacyKerasMissingError(
                 f"tf.{path} needs legacy Keras. Fix: {LEGACY_KERAS_HINT}")
-        usage.missing[path] = str(error)
         usage.unsupported(path, str(error))
         if isinstance(error, Tf1CompatError):  # ours already names the name and what to do
             return error.with_traceback(None)
@@ -218,8 +145,6 @@ _SERVED_TOPS = {path.split(".")[0] for path in served.SERVED_MODULES} | {"compat
 # has no such name, TensorFlow's own module of that path is the answer, as before.
 _NAMESPACE_TOPS = served.TF1_NAMESPACES - _SERVED_TOPS
 
-# TensorFlow's own modules under `tf.`: `tf.python`, and those TF 1.15's API named itself
-_PRIVATE_MODULE_NAMES = {"python": "tensorflow.python", **served.TF1_OWN_MODULES}
 # TF1 namespaces TensorFlow removed outright (tf.compat.v1 lacks them too) -> what to do instead.
 _REMOVED: dict[str, str] = {}  # tf.estimator, the last one, is served by tf1compat.estimator
 
@@ -351,21 +276,6 @@ class ImportHook:
             builtins.__import__ = self.original
 
 
-_tf115_module: Optional[types.ModuleType] = None
-
-
-def _tf115_calls() -> types.ModuleType:
-    """`tf115_calls`, which imports TensorFlow (so not before the run does); `install` loads it
-    before user code starts, so no thread of the script's ever imports it half-way. Kept here:
-    every `tf.X` a script reads asks for it."""
-    global _tf115_module
-    if _tf115_module is None:
-        from tf1compat.runner import tf115_calls
-
-        _tf115_module = tf115_calls
-    return _tf115_module
-
-
 def legacy_keras_available() -> bool:
     import importlib.util
 
@@ -381,7 +291,7 @@ def install(user_roots: Iterable[str], legacy_keras: bool,
     process (the registry's "python.import-hook"): a second call returns the first hook."""
     import tensorflow as tf
 
-    _tf115_calls()
+    tf_servers.tf115_calls()
     tf115_signatures.tf115_parameters()  # read before user code starts (about 20 ms)
 
     def put_in_place() -> tuple[ImportHook, Callable[[], None]]:
