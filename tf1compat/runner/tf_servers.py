@@ -28,8 +28,7 @@ import importlib
 import types
 from typing import Any, Callable, Optional
 
-from tf1compat.runner import (other_spellings, private_modules, served, tf0_calls,
-                              tf115_signatures)
+from tf1compat.runner import (other_spellings, private_modules, served, tf0_calls)
 from tf1compat.runner.usage import usage
 
 # `tf.` paths the run answers itself, with how the report shows them (filled before the script
