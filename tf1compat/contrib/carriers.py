@@ -9,7 +9,7 @@ carrier, so that one `arg_scope`, one `Distribution` serve both.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 # The contrib modules the tf_slim library carries on (contrib.slim's own code, kept on PyPI):
 # TF 1.15's module -> tf_slim's. Contrib's other modules (feature columns, encoders, hparam,
@@ -102,3 +102,15 @@ def probability_home(home: str) -> Optional[str]:
                 else f"{theirs}.{qualname}"
             return target if target.startswith(_TFP) else None
     return None
+
+
+def import_carried(target: str) -> Any:
+    """A carrier library's module or object ('tf_slim.layers.layers.conv2d'), tf_slim made
+    fit for TF 2.21 first (`tf_slim_compat.load`) where it is tf_slim's."""
+    from tf1compat.contrib.entries import import_dotted
+
+    if target == "tf_slim" or target.startswith("tf_slim."):
+        from tf1compat.contrib.tf_slim_compat import load
+
+        load()  # tf_slim, made fit for TF 2.21 before any of it is used
+    return import_dotted(target)

@@ -25,9 +25,9 @@ from typing import Any, Optional
 
 from tf1compat.contrib import digested, tf115_code
 from tf1compat.contrib.carriers import (  # noqa: F401 - homes' vocabulary, read by its users
-    TF_SLIM_LACKS, TF_SLIM_MODULES, TFP_MODULE_PREFIXES, TFP_MOVED, probability_home,
-    tf_slim_home)
-from tf1compat.contrib.entries import Entry, Served, import_dotted
+    TF_SLIM_LACKS, TF_SLIM_MODULES, TFP_MODULE_PREFIXES, TFP_MOVED, import_carried,
+    probability_home, tf_slim_home)
+from tf1compat.contrib.entries import Entry, Served
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf115_homes.json")
 REGENERATE = ("python tests/tf1_reference/tf115_contrib_homes.py > "
@@ -206,8 +206,4 @@ def _serve_home(kind: str, target: str) -> Any:
         return serve_tensorflow_home(target)
     if kind == "tf115_code":
         return tf115_code.load(target)
-    if kind == "tf_slim":
-        from tf1compat.contrib.tf_slim_compat import load
-
-        load()  # tf_slim, made fit for TF 2.21 before any of it is used
-    return import_dotted(target)
+    return import_carried(target)

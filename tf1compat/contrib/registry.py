@@ -31,6 +31,7 @@ import importlib
 import types
 from typing import Any, Optional
 
+from tf1compat.contrib.carriers import import_carried
 from tf1compat.contrib.paths import MODULE_FILES, at_module_file, public_name
 from tf1compat.contrib import homes, module_names, tf115_code
 from tf1compat.contrib.entries import (  # noqa: F401 - the table's vocabulary, read by its users
@@ -211,11 +212,7 @@ def resolve(name: str) -> Any:
     if entry.source == homes.SOURCES["tensorflow"]:
         return homes.serve_tensorflow_home(entry.target)
     try:
-        if entry.source == TF_SLIM:
-            from tf1compat.contrib.tf_slim_compat import load
-
-            load()  # tf_slim, made fit for TF 2.21 before any of it is used
-        return import_dotted(entry.target)
+        return import_carried(entry.target)
     except (AttributeError, ImportError) as error:
         if isinstance(error, Tf1CompatError):
             raise

@@ -124,11 +124,9 @@ class _CarriedView(types.ModuleType):
 
     def __getattr__(self, item: str) -> Any:
         if item in self._carried:
-            if self._carried[item].startswith("tf_slim."):
-                from tf1compat.contrib.tf_slim_compat import load
+            from tf1compat.contrib.carriers import import_carried
 
-                load()  # tf_slim, made fit for TF 2.21 before any of it is used
-            return importlib.import_module(self._carried[item])
+            return import_carried(self._carried[item])
         return importlib.import_module(f"{self.__name__}.{item}")
 
 
