@@ -15,26 +15,25 @@ import importlib
 import types
 from typing import Any
 
+from tf1compat.shared.module_view import TARGET, ModuleView
 
-class PrivateModuleView(types.ModuleType):
+
+class PrivateModuleView(ModuleView):
     """A `tensorflow.python.*` module as tf_slim (TF 1.x code) read it: a name TF 2.21 moved
     out (`control_flow_ops.cond`, `while_loop`, `case`, which TF 2.21 keeps in modules of their
     own) is served from its TF 1.15 home, as `run` serves TF1 code's private imports
     (`tf1compat.runner.private_paths.homes`: the name's public TF1 name under tf.compat.v1)."""
 
-    def __init__(self, module: types.ModuleType):
-        super().__init__(module.__name__, module.__doc__)
-        self.__dict__["_module"] = module
+    KEEPS = True  # a TF 1.15 home found once is the home; the module's own names are read live
 
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return getattr(self._module, name)
-        except AttributeError:
-            value = _tf1_home(self._module.__name__, name)
-            if value is None:
-                raise
-            self.__dict__[name] = value
-            return value
+    def __init__(self, module: types.ModuleType):
+        super().__init__(module.__name__, module)
+
+    def _view_attribute(self, name: str) -> Any:
+        if hasattr(self._view_target(), name):
+            return TARGET
+        value = _tf1_home(self.__name__, name)
+        return TARGET if value is None else value  # TARGET: the module's own AttributeError
 
 
 def _tf1_home(module: str, name: str) -> Any:

@@ -28,10 +28,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
-import types
 from typing import Any, Optional
 
 from tf1compat.contrib.carriers import import_carried
+from tf1compat.shared.module_view import ModuleView
 from tf1compat.contrib.paths import MODULE_FILES, at_module_file, public_name
 from tf1compat.contrib import homes, module_names, tf115_code
 from tf1compat.contrib.entries import (  # noqa: F401 - the table's vocabulary, read by its users
@@ -297,22 +297,22 @@ def namespace_module(name: str) -> Any:
     return ContribNamespace(name)
 
 
-class ContribNamespace(types.ModuleType):
+class ContribNamespace(ModuleView):
     """`tf.contrib.<name>` for a namespace served from the table alone (e.g. contrib.data)."""
 
     def __init__(self, name: str):
         super().__init__(f"tf1compat.contrib.{name}",
-                         f"tf.contrib.{name}, served from tf1compat's contrib table")
-        self.__dict__["_contrib_name"] = name
+                         doc=f"tf.contrib.{name}, served from tf1compat's contrib table")
+        self._view_set("_contrib_name", name)
         self.__path__ = []  # `import tf1compat.contrib.<name>.<more>` comes to the finder
 
-    def __getattr__(self, name: str) -> Any:
+    def _view_attribute(self, name: str) -> Any:
         return attribute(self._contrib_name, name)
 
-    def __dir__(self) -> list[str]:
+    def _view_names(self) -> set[str]:
         prefix = self._contrib_name + "."
-        return sorted({key[len(prefix):].split(".")[0] for key in [*table(), *homes.records()]
-                       if key.startswith(prefix)})
+        return {key[len(prefix):].split(".")[0] for key in [*table(), *homes.records()]
+                if key.startswith(prefix)}
 
 
 # -- contrib's source tree: tensorflow.contrib.X.python... ---------------------------
@@ -321,18 +321,16 @@ class ContribNamespace(types.ModuleType):
 # their public name; a path naming a public name (`layers.python.layers.layers.conv2d`) is
 # that name, served from the table.
 
-class DeepModule(types.ModuleType):
+class DeepModule(ModuleView):
     """A folder or module file of TF 1.x's contrib tree (`framework.python.ops`)."""
 
     def __init__(self, raw: str):
-        super().__init__(PREFIX + raw, f"tensorflow.contrib.{raw}, served by tf1compat: its "
-                                       "names resolve as their public tf.contrib names")
-        self.__dict__["_contrib_raw"] = raw
+        super().__init__(PREFIX + raw, doc=f"tensorflow.contrib.{raw}, served by tf1compat: "
+                                           "its names resolve as their public tf.contrib names")
+        self._view_set("_contrib_raw", raw)
         self.__path__ = []  # deeper imports come back to the finder
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
+    def _view_attribute(self, name: str) -> Any:
         return deep_attribute(f"{self._contrib_raw}.{name}")
 
     def __setattr__(self, name: str, value: Any) -> None:

@@ -35,6 +35,7 @@ from tf1compat.contrib.carriers import carried_module
 from tf1compat.contrib.tf115_source import source_root
 from tf1compat.shared import patches
 from tf1compat.shared.lazy_tf import tensorflow_v1
+from tf1compat.shared.module_view import ModuleView
 
 PACKAGE = "tf1compat.contrib.from_tf115"  # a package of this finder's, no folder
 PREFIX = PACKAGE + "."
@@ -113,16 +114,16 @@ def _own_module_files(package: str, fromlist) -> Optional[types.ModuleType]:
     return _CarriedView(PREFIX + package[len("tensorflow."):], {})
 
 
-class _CarriedView(types.ModuleType):
+class _CarriedView(ModuleView):
     """A package of contrib's source tree some of whose modules a library carries on: those
     are the library's (tf_slim's `layers`, with the one `arg_scope` tf1compat serves), the
     others TF 1.15's files."""
 
     def __init__(self, ours: str, carried: dict[str, str]) -> None:
         super().__init__(ours)
-        self.__dict__["_carried"] = carried
+        self._view_set("_carried", carried)
 
-    def __getattr__(self, item: str) -> Any:
+    def _view_attribute(self, item: str) -> Any:
         if item in self._carried:
             from tf1compat.contrib.carriers import import_carried
 
@@ -130,7 +131,7 @@ class _CarriedView(types.ModuleType):
         return importlib.import_module(f"{self.__name__}.{item}")
 
 
-class _PackageView(types.ModuleType):
+class _PackageView(ModuleView):
     """`from tensorflow.python.ops import control_flow_ops` as TF 1.x code read it: each
     module imported is its view (a name TF 2.21 moved out is served where TF 1.15 had it), and
     so is a name read from a module (`from ...control_flow_ops import cond`)."""
@@ -138,16 +139,13 @@ class _PackageView(types.ModuleType):
     def __init__(self, name: str, fromlist) -> None:
         from tf1compat.contrib.private_views import view_of
 
-        super().__init__(name)
-        self.__dict__["_view"] = view = view_of(name)
-        is_package = hasattr(view._module, "__path__")
+        view = view_of(name)
+        super().__init__(name, view)
+        is_package = hasattr(view._view_target(), "__path__")
         for item in fromlist:
             if is_package and item != "*" and \
                     importlib.util.find_spec(f"{name}.{item}") is not None:
-                self.__dict__[item] = view_of(f"{name}.{item}")
-
-    def __getattr__(self, item: str) -> Any:
-        return getattr(self._view, item)
+                self._view_set(item, view_of(f"{name}.{item}"))
 
 
 _BUILTINS = dict(vars(builtins), __import__=_tf115_import)

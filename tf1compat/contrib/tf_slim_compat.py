@@ -25,6 +25,7 @@ from typing import Any, Callable
 from tf1compat.contrib.private_views import view_of
 from tf1compat.contrib.tf_slim_arg_scope import share as share_arg_scope
 from tf1compat.shared import patches
+from tf1compat.shared.module_view import TARGET, ModuleView
 
 # tf_slim's modules that read those names (found by reading tf_slim 1.1.0).
 _READERS = ("tf_slim.learning", "tf_slim.layers.optimizers", "tf_slim.layers.utils",
@@ -35,20 +36,16 @@ _LAZY_MODULES = ("tf_slim.data.tfexample_decoder", "tf_slim.metrics.metric_ops",
                  "tf_slim.losses.metric_learning")
 
 
-class _OpsView(types.ModuleType):
+class _OpsView(ModuleView):
     """`tensorflow.python.framework.ops` as tf_slim expects it: with `Tensor`, `IndexedSlices`."""
 
     def __init__(self, ops: types.ModuleType, tf: types.ModuleType):
-        super().__init__(ops.__name__, ops.__doc__)
-        self.__dict__["_ops"] = ops
+        super().__init__(ops.__name__, ops)
         for name in _MOVED:
-            self.__dict__[name] = getattr(ops, name, None) or getattr(tf, name)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._ops, name)
+            self._view_set(name, getattr(ops, name, None) or getattr(tf, name))
 
 
-class _NormalizationView(types.ModuleType):
+class _NormalizationView(ModuleView):
     """`tensorflow.python.layers.normalization` as tf_slim's batch_norm expects it.
 
     TF 2.21's module forwards `BatchNormalization` to `tf_keras.legacy_tf_layers`, a path
@@ -56,10 +53,9 @@ class _NormalizationView(types.ModuleType):
     """
 
     def __init__(self, module: types.ModuleType):
-        super().__init__(module.__name__, module.__doc__)
-        self.__dict__["_module"] = module
+        super().__init__(module.__name__, module)
 
-    def __getattr__(self, name: str) -> Any:
+    def _view_attribute(self, name: str) -> Any:
         if name in ("BatchNormalization", "BatchNorm"):
             try:
                 legacy = importlib.import_module("tf_keras.src.legacy_tf_layers.normalization")
@@ -70,7 +66,7 @@ class _NormalizationView(types.ModuleType):
                                           f"nets) needs legacy Keras: {LEGACY_KERAS_HINT}",
                                           name="tf_keras") from None
             return legacy.BatchNormalization
-        return getattr(self._module, name)
+        return TARGET
 
 
 def _give_private_views(tf_slim_modules) -> tuple[None, Callable[[], None]]:

@@ -22,23 +22,18 @@ import types
 from typing import Any
 
 from tf1compat.shared import patches
+from tf1compat.shared.module_view import ModuleView
 
 LIBRARY = "tensorflow_estimator"
 
 
-class _View(types.ModuleType):
+class _View(ModuleView):
     """A module that reads through to `target`, except for the names in `replaced`."""
 
     def __init__(self, target: types.ModuleType, replaced: dict[str, Any]):
-        super().__init__(target.__name__, target.__doc__)
-        self.__dict__["_view_target"] = target
-        self.__dict__["_view_replaced"] = replaced
-
-    def __getattr__(self, name: str) -> Any:
-        replaced = self.__dict__["_view_replaced"]
-        if name in replaced:
-            return replaced[name]
-        return getattr(self.__dict__["_view_target"], name)
+        super().__init__(target.__name__, target)
+        for name, value in replaced.items():
+            self._view_set(name, value)
 
 
 def keras2_available() -> bool:

@@ -9,6 +9,7 @@ import types
 from typing import Any
 
 from tf1compat.shared.errors import Tf1CompatError
+from tf1compat.shared.module_view import ModuleView
 
 
 class EstimatorModuleError(Tf1CompatError, ModuleNotFoundError):
@@ -25,28 +26,23 @@ def is_estimator_module(name: str) -> bool:
     return name == ESTIMATOR or name.startswith(ESTIMATOR + ".")
 
 
-class EstimatorModule(types.ModuleType):
+class EstimatorModule(ModuleView):
     """TF 1.15's `tensorflow.python.estimator[.X]`: tensorflow-estimator's module, except that
     the classes `tf1compat.estimator` serves as its own subclasses (`Estimator`,
     `EstimatorSpec`, `RunConfig`) are those, as `tf.estimator`'s are under `run`."""
 
     def __init__(self, name: str, real: types.ModuleType):
-        super().__init__(name, real.__doc__)
-        self.__dict__["_estimator_real"] = real
+        super().__init__(name, real)
 
-    def __getattr__(self, name: str) -> Any:
-        value = getattr(self._estimator_real, name)
-        if isinstance(value, types.ModuleType) and \
-                value.__name__ == f"{self._estimator_real.__name__}.{name}":
+    def _view_attribute(self, name: str) -> Any:
+        real = self._view_target()
+        value = getattr(real, name)
+        if isinstance(value, types.ModuleType) and value.__name__ == f"{real.__name__}.{name}":
             return estimator_module(f"{self.__name__}.{name}")
         return _own_estimator_classes().get(id(value), value)
 
-    def __dir__(self) -> list[str]:
-        return dir(self._estimator_real)
-
     def __repr__(self) -> str:
-        return (f"<module {self.__name__} (TF 1.15's: {self._estimator_real.__name__}, "
-                "tf1compat)>")
+        return f"<module {self.__name__} (TF 1.15's: {self._view_target().__name__}, tf1compat)>"
 
 
 @functools.lru_cache(maxsize=1)

@@ -10,10 +10,10 @@ for itself (no session set) is a `tf.compat.v1.Session` like any other.
 from __future__ import annotations
 
 import importlib
-import types
 from typing import Any, Callable, Optional
 
 from tf1compat.keras2 import V1_KERAS
+from tf1compat.shared.module_view import ModuleView
 
 # Told of every session given to `set_session` (`tf1compat run` notes it in its report).
 session_listeners: list[Callable[[Any], None]] = []
@@ -64,12 +64,12 @@ def set_image_dim_ordering(dim_ordering: str) -> None:
     _backend().set_image_data_format(formats[dim_ordering])
 
 
-class _ControlFlowOps(types.ModuleType):
+class _ControlFlowOps(ModuleView):
     """`K.control_flow_ops`: the TF1 control-flow functions Keras 2's backend imported."""
 
     _NAMES = ("while_loop", "cond", "case", "group", "tuple", "no_op")
 
-    def __getattr__(self, name: str) -> Any:
+    def _view_attribute(self, name: str) -> Any:
         if name not in self._NAMES:
             raise AttributeError(f"keras.backend.control_flow_ops.{name} is not served; served: "
                                  f"{', '.join(self._NAMES)} (tf.compat.v1's)")
@@ -77,8 +77,8 @@ class _ControlFlowOps(types.ModuleType):
 
         return getattr(tf.compat.v1, name)
 
-    def __dir__(self) -> list[str]:
-        return list(self._NAMES)
+    def _view_names(self) -> tuple[str, ...]:
+        return self._NAMES
 
 
 control_flow_ops = _ControlFlowOps("keras.backend.control_flow_ops")

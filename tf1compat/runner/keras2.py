@@ -26,6 +26,7 @@ from typing import Any, Optional
 
 from tf1compat.keras2 import surface
 from tf1compat.shared.errors import Tf1CompatError
+from tf1compat.shared.module_view import ModuleView
 
 
 class Keras2NameError(Tf1CompatError, AttributeError):
@@ -55,26 +56,30 @@ def _source(spec: str) -> Any:
     return value if isinstance(value, types.ModuleType) or not callable(value) else value()
 
 
-class Keras2Module(types.ModuleType):
-    """One Keras 2 module as user code sees it: names read from its sources, on first use."""
+class Keras2Module(ModuleView):
+    """One Keras 2 module as user code sees it: names read from its sources, on first use
+    (each read counted for the run's report, so nothing is kept but its submodules' views)."""
 
     def __init__(self, path: str, sources: Optional[tuple] = None):
-        super().__init__(path, f"Keras 2 {path} (tf_keras, served by tf1compat run)")
-        self.__dict__["_k2_path"] = path
-        self.__dict__["_k2_sources"] = sources  # objects; None: read from the surface table
-        self.__dict__["_k2_children"] = {}
+        super().__init__(path, doc=f"Keras 2 {path} (tf_keras, served by tf1compat run)")
+        self._view_set("_k2_path", path)
+        self._view_set("_k2_sources", sources)  # objects; None: read from the surface table
+        self._view_set("_k2_children", {})
 
     def _k2_objects(self) -> tuple:
         if self._k2_sources is None:
-            self.__dict__["_k2_sources"] = tuple(_source(spec)
-                                                 for spec in surface.SOURCES[self._k2_path])
+            self._view_set("_k2_sources", tuple(_source(spec)
+                                                for spec in surface.SOURCES[self._k2_path]))
         return self._k2_sources
 
     def __getattr__(self, name: str) -> Any:
         if name == "__all__":  # `from keras.layers import *`
             return [n for n in dir(self) if not n.startswith("_")]
-        if name.startswith("__") and name != "__version__":
-            raise AttributeError(name)
+        if name == "__version__":  # Keras 2's, read from its sources as any name is
+            return self._view_attribute(name)
+        return super().__getattr__(name)
+
+    def _view_attribute(self, name: str) -> Any:
         path = f"{self._k2_path}.{name}"
         children = self._k2_children
         if name in children:
@@ -103,14 +108,14 @@ class Keras2Module(types.ModuleType):
             raise TypeError(f"'module' object is not callable ({self._k2_path})")
         return _resolve(target)(*args, **kwargs)
 
-    def __dir__(self) -> list[str]:
+    def _view_names(self) -> set[str]:
         names = set()
         for source in self._k2_objects():
             names |= set(dir(source))
         prefix = self._k2_path + "."
         names |= {path[len(prefix):] for path in surface.SOURCES
                   if path.startswith(prefix) and "." not in path[len(prefix):]}
-        return sorted(names)
+        return names
 
     def __repr__(self) -> str:
         return f"<Keras 2 module {self._k2_path!r} (tf_keras, tf1compat run)>"

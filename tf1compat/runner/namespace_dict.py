@@ -8,7 +8,7 @@ from typing import Any
 
 # The module's own attribute dictionary: the view keeps its state there, apart from the
 # namespace `__dict__` it shows to scripts.
-module_dict = types.ModuleType.__dict__["__dict__"].__get__
+from tf1compat.shared.module_view import module_dict
 
 
 class NamespaceDict(dict):

@@ -22,8 +22,9 @@ from tf1compat.contrib.entries import Served
 from tf1compat.estimator.tf115_modules import estimator_module, is_estimator_module
 from tf1compat.runner.private_paths import homes, table
 from tf1compat.runner import served, tf115_signatures
-from tf1compat.runner.namespace_dict import module_dict
+from tf1compat.shared.module_view import module_dict
 from tf1compat.shared.errors import Tf1CompatError
+from tf1compat.shared.module_view import ModuleView
 
 
 class PrivateNameError(Tf1CompatError, AttributeError):
@@ -47,23 +48,19 @@ def _path(module: str, name: str) -> str:
     return f"{module[len('tensorflow.'):]}.{name}"
 
 
-class PrivateModule(types.ModuleType):
-    """TF1's view of one TensorFlow module: TF 2.21's module, TF 1.15's names."""
+class PrivateModule(ModuleView):
+    """TF1's view of one TensorFlow module: TF 2.21's module, TF 1.15's names (each read
+    recorded by the tree for the run's report, so nothing is kept)."""
 
     def __init__(self, name: str, real: Optional[types.ModuleType], tree: "PrivateTree"):
-        super().__init__(name, getattr(real, "__doc__", None))
-        self.__dict__["_private_real"] = real
-        self.__dict__["_private_tree"] = tree
+        super().__init__(name, real)
+        self._view_set("_private_tree", tree)
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            if self._private_real is None:
-                raise AttributeError(name)
-            return getattr(self._private_real, name)
+    def _view_attribute(self, name: str) -> Any:
         return self._private_tree.attribute(self.__name__, name)
 
-    def __dir__(self) -> list[str]:
-        return sorted(set(table.names(self.__name__)) | set(dir(self._private_real or object)))
+    def _view_names(self) -> list[str]:
+        return table.names(self.__name__)
 
     def __repr__(self) -> str:
         return (f"<module {self.__name__} (TF 2.21's, with TF 1.15's names: tf1compat run)>")

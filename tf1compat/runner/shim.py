@@ -27,7 +27,8 @@ from tf1compat.shared import patches
 from tf1compat.shared.errors import Tf1CompatError
 from tf1compat.layers import LEGACY_KERAS_HINT
 from tf1compat.census import counts
-from tf1compat.runner.namespace_dict import NamespaceDict, module_dict as _module_dict
+from tf1compat.runner.namespace_dict import NamespaceDict
+from tf1compat.shared.module_view import ModuleView
 from tf1compat.runner import (import_callers, private_modules, served, tf115_signatures,
                               tf_servers, user_modules)
 from tf1compat.runner.usage import usage
@@ -43,23 +44,21 @@ class ServedImportError(Tf1CompatError, ModuleNotFoundError):
     """An import of `tensorflow.contrib...` / `tensorflow.examples...` that nothing serves."""
 
 
-class TF1Module(types.ModuleType):
+class TF1Module(ModuleView):
     """A view of `tf.compat.v1` (or one of its namespaces) that records use.
 
-    Attribute reads go to the real module; namespaces come back wrapped too,
-    so `tf.train.string_input_producer` is recorded under that name.
+    Attribute reads go to the servers of `tf_servers` (the real module among them);
+    namespaces come back wrapped too, so `tf.train.string_input_producer` is recorded under
+    that name. Every read is counted for the report: nothing is kept but the namespace views.
     """
 
     def __init__(self, target: types.ModuleType, path: str, legacy_keras: bool,
                  root: Optional["TF1Module"] = None):
-        super().__init__(getattr(target, "__name__", "tensorflow"))
-        own = _module_dict(self)
-        own["_tf1_root"] = root if root is not None else self
-        own["_tf1_target"] = target
-        own["_tf1_path"] = path
-        own["_tf1_legacy_keras"] = legacy_keras
-        own["_tf1_children"] = {}
-        self.__doc__ = getattr(target, "__doc__", None)
+        super().__init__(getattr(target, "__name__", "tensorflow"), target)
+        for name, value in (("_tf1_root", root if root is not None else self),
+                            ("_tf1_target", target), ("_tf1_path", path),
+                            ("_tf1_legacy_keras", legacy_keras), ("_tf1_children", {})):
+            self._view_set(name, value)
 
     @property
     def __dict__(self) -> "NamespaceDict":  # type: ignore[override]
@@ -129,9 +128,6 @@ class TF1Module(types.ModuleType):
                                   f"({error})")
         return AttributeError(f"tf.{path} does not exist in TF 2.21's tf.compat.v1 "
                               f"(TensorFlow said: {error})")
-
-    def __dir__(self) -> list[str]:
-        return dir(self._tf1_target)
 
     def __repr__(self) -> str:
         return f"<TF1 module tf.{self._tf1_path or ''} (tf.compat.v1 on TF 2.21, tf1compat run)>"

@@ -15,46 +15,48 @@ import importlib
 import types
 from typing import Any, Callable, Sequence
 
+from tf1compat.shared.module_view import TARGET, ModuleView
+
 # Pillow 9's name -> the name of the same filter that Pillow 10 kept.
 REMOVED_IN_PILLOW_10 = {"ANTIALIAS": "LANCZOS", "LINEAR": "BILINEAR", "CUBIC": "BICUBIC"}
 
 
-class ImageModule(types.ModuleType):
-    """`PIL.Image` for user code: the installed module's names, then Pillow 9's removed ones."""
+class ImageModule(ModuleView):
+    """`PIL.Image` for user code: the installed module's names, then Pillow 9's removed ones
+    (each read of those counted, so nothing is kept; Pillow is imported at the first read)."""
 
     def __init__(self, used):
         super().__init__("PIL.Image")
-        self.__dict__["_np1_used"] = used
+        self._view_set("_np1_used", used)
 
-    def __getattr__(self, name: str) -> Any:
-        real = importlib.import_module("PIL.Image")
-        try:
-            return getattr(real, name)
-        except AttributeError:
-            if name not in REMOVED_IN_PILLOW_10:
-                raise
+    def _view_target(self) -> types.ModuleType:
+        return importlib.import_module("PIL.Image")
+
+    def _view_attribute(self, name: str) -> Any:
+        real = self._view_target()
+        if name not in REMOVED_IN_PILLOW_10 or hasattr(real, name):
+            return TARGET
         self._np1_used[f"PIL.Image.{name}"] += 1
         return getattr(real, REMOVED_IN_PILLOW_10[name])
 
-    def __dir__(self) -> list[str]:
-        return sorted({*dir(importlib.import_module("PIL.Image")), *REMOVED_IN_PILLOW_10})
+    def _view_names(self) -> frozenset[str]:
+        return frozenset(REMOVED_IN_PILLOW_10)
 
 
-class PILModule(types.ModuleType):
+class PILModule(ModuleView):
     """`PIL` for user code: its `Image` is `ImageModule`, the rest the installed Pillow's."""
 
     def __init__(self, image: ImageModule):
         super().__init__("PIL")
-        self.__dict__["Image"] = image
+        self._view_set("Image", image)
 
-    def __getattr__(self, name: str) -> Any:
-        real = importlib.import_module("PIL")
-        try:
-            return getattr(real, name)
-        except AttributeError:
-            if name.startswith("__"):
-                raise
-            return importlib.import_module(f"PIL.{name}")  # `import PIL.ImageDraw` read later
+    def _view_target(self) -> types.ModuleType:
+        return importlib.import_module("PIL")
+
+    def _view_attribute(self, name: str) -> Any:
+        if hasattr(self._view_target(), name):
+            return TARGET
+        return importlib.import_module(f"PIL.{name}")  # `import PIL.ImageDraw` read later
 
 
 def importer(view: PILModule) -> Callable[[str, Sequence[str], Callable[[], Any]], Any]:

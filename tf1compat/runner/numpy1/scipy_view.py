@@ -14,6 +14,7 @@ import types
 from typing import Any, Callable, Sequence
 
 from tf1compat.runner.numpy1 import scipy_misc
+from tf1compat.shared.module_view import TARGET, ModuleView
 
 INSTALL_HINT = "SciPy is not installed: install the SciPy your script needs"
 # scipy.misc's names that were SciPy 1.1's aliases of scipy.special's (the census counts
@@ -35,16 +36,15 @@ def _real(module: str) -> types.ModuleType:
         raise
 
 
-class MiscModule(types.ModuleType):
-    """scipy.misc for user code: the served helpers, then SciPy's own names."""
+class MiscModule(ModuleView):
+    """scipy.misc for user code: the served helpers, then SciPy's own names (each read of
+    the served ones counted, so nothing is kept)."""
 
     def __init__(self, used):
-        super().__init__("scipy.misc", scipy_misc.__doc__)
-        self.__dict__["_np1_used"] = used
+        super().__init__("scipy.misc", doc=scipy_misc.__doc__)
+        self._view_set("_np1_used", used)
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
+    def _view_attribute(self, name: str) -> Any:
         if name in scipy_misc.SERVED or name in scipy_misc.REMOVED:
             self._np1_used[f"scipy.misc.{name}"] += 1
             return getattr(scipy_misc, name) if name in scipy_misc.SERVED \
@@ -58,25 +58,25 @@ class MiscModule(types.ModuleType):
             raise AttributeError(f"module 'scipy.misc' has no attribute {name!r} ({error})") \
                 from None
 
-    def __dir__(self) -> list[str]:
-        return sorted({*scipy_misc.SERVED, *scipy_misc.REMOVED, *SPECIAL})
+    def _view_names(self) -> set[str]:
+        return {*scipy_misc.SERVED, *scipy_misc.REMOVED, *SPECIAL}
 
 
-class SciPyModule(types.ModuleType):
-    """scipy for user code: its `misc` is `MiscModule`, the rest the real SciPy's."""
+class SciPyModule(ModuleView):
+    """scipy for user code: its `misc` is `MiscModule`, the rest the real SciPy's (imported
+    at the first read)."""
 
     def __init__(self, misc: MiscModule):
         super().__init__("scipy")
-        self.__dict__["misc"] = misc
+        self._view_set("misc", misc)
 
-    def __getattr__(self, name: str) -> Any:
-        real = _real("scipy")
-        try:
-            return getattr(real, name)
-        except AttributeError:
-            if name.startswith("__"):
-                raise
-            return _real(f"scipy.{name}")  # a submodule not imported yet (SciPy loads lazily)
+    def _view_target(self) -> types.ModuleType:
+        return _real("scipy")
+
+    def _view_attribute(self, name: str) -> Any:
+        if hasattr(self._view_target(), name):
+            return TARGET
+        return _real(f"scipy.{name}")  # a submodule not imported yet (SciPy loads lazily)
 
 
 def importer(view: SciPyModule) -> Callable[[str, Sequence[str], Callable[[], Any]], Any]:

@@ -21,6 +21,7 @@ import types
 from typing import Any
 
 from tf1compat.runner.numpy1 import aliases, ragged
+from tf1compat.shared.module_view import TARGET, ModuleView
 
 
 def _reshape(reshape):
@@ -54,20 +55,21 @@ def lib_name_moved(numpy_module: types.ModuleType, name: str) -> bool:
         and callable(getattr(numpy_module, name, None))
 
 
-class LibModule(types.ModuleType):
-    """`np.lib` for user code: NumPy 2's, and NumPy 1's functions it re-exported (`np.lib.pad`)."""
+class LibModule(ModuleView):
+    """`np.lib` for user code: NumPy 2's, and NumPy 1's functions it re-exported (`np.lib.pad`;
+    each read of those counted, so nothing is kept)."""
 
     def __init__(self, real: types.ModuleType, usage: Usage):
-        super().__init__(real.lib.__name__, real.lib.__doc__)
-        self.__dict__["_np1_real"] = real
-        self.__dict__["_np1_usage"] = usage
+        super().__init__(real.lib.__name__, real.lib)
+        self._view_set("_np1_real", real)
+        self._view_set("_np1_usage", usage)
 
-    def __getattr__(self, name: str) -> Any:
+    def _view_attribute(self, name: str) -> Any:
         real = self._np1_real
         if lib_name_moved(real, name):
             self._np1_usage.names[f"lib.{name}"] += 1
             return getattr(real, name)
-        return getattr(real.lib, name)
+        return TARGET
 
 
 class NumPy1Module(types.ModuleType):
