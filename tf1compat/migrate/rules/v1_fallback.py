@@ -25,6 +25,7 @@ import inspect
 from typing import Any, Optional
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
@@ -121,10 +122,11 @@ class V1FallbackRule(Rule):
                    "of -> tf.compat.v1 (TF1's parameters)")
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        func = original_node.func
+        func = updated_node.func
         path = self.names.v1_name(func) if isinstance(func, cst.Attribute) else None
         if not path or not updated_node.args or path.startswith("contrib.") or \
-                not _differs_from_tf2(path):
+                self.names.code(path) == get_full_name_for_node(func) or \
+                not _differs_from_tf2(path):  # (tf.compat.v1's: tf_upgrade_v2 leaves it)
             return updated_node  # (tf.compat.v1 has no contrib: the contrib rule's, after)
         written = cst.Module(body=[]).code_for_node(updated_node.with_changes(
             func=cst.parse_expression(f"tf.{path}")))

@@ -1,0 +1,43 @@
+"""tf.image.resize_images, which tf_upgrade_v2 renames to TF 2's tf.image.resize (other pixels,
+no integer method codes): after migrate it gives TF 1.15's numbers, as under run."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import tf1_reference
+from budgets import budget
+from isolated import python_env, run_cli
+from tf1_reference import recorded
+from tf1compat.compare.printed_numbers import compare
+from tf1compat.migrate.driver import migrate_source
+from tf1compat.migrate.findings import Kind
+
+SCRIPT = Path(__file__).resolve().parent / "scripts" / "resize_images.py"
+
+
+def _same_numbers(printed: str, expected: str) -> None:
+    comparison = compare(expected, printed, rtol=1e-5, atol=1e-4)
+    assert comparison.ok, comparison.report()
+
+
+def test_resize_images_gives_tf115s_numbers_under_run_and_after_migrate(tmp_path):
+    expected = recorded.run(str(tf1_reference.require()), [str(SCRIPT)], cwd=tmp_path,
+                            env=tf1_reference.environment())
+    assert expected.returncode == 0, expected.stderr[-3000:]
+    assert "nearest code float32 (2, 7, 6, 3)" in expected.stdout
+
+    under_run = run_cli("run", str(SCRIPT), cwd=tmp_path)
+    assert under_run.returncode == 0, under_run.stderr[-3000:]
+    _same_numbers(under_run.stdout, expected.stdout)
+
+    migrated, findings = migrate_source(SCRIPT.read_text(), SCRIPT.name, "tf1compat")
+    assert "tf.image.resize(" not in migrated  # TF 2's function is never written
+    said = [f.message for f in findings if f.rule == "v1-numerics"]
+    assert any("half-pixel centers" in message for message in said)
+    assert not [f for f in findings if f.kind is Kind.NOT_CONVERTED]
+    (tmp_path / "migrated.py").write_text(migrated)
+    plain = subprocess.run([sys.executable, "migrated.py"], capture_output=True, text=True,
+                           cwd=str(tmp_path), env=python_env(), timeout=budget(120))
+    assert plain.returncode == 0, plain.stderr[-3000:]
+    _same_numbers(plain.stdout, expected.stdout)
