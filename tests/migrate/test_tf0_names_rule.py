@@ -169,8 +169,11 @@ def test_calls_tf_upgrade_v2_would_drop_an_argument_of_stay_on_compat_v1():
     assert "b = tf.compat.v1.gradients(loss, xs, colocate_gradients_with_ops=True)" in migrated
     assert "c = tf.compat.v1.image.resize_images(x, size, align_corners=True)" in migrated
     assert "d = tf.compat.v1.nn.conv2d(" in migrated and "use_cudnn_on_gpu=True" in migrated
-    assert "kept = tf.cond(p, f1, f2)" in migrated  # nothing dropped: TF 2's own cond
+    # nothing dropped, but TF 2's cond returns a list where TF 1.15's returned one tensor
+    assert "kept = tf.compat.v1.cond(p, f1, f2)" in migrated
     assert "rewritten = tf.nn.dropout(x, rate=1 - (k))" in migrated  # rewritten, not dropped
     dropped = {f.line: f.message for f in findings if f.rule == "v1-fallback"}
-    assert sorted(dropped) == [2, 3, 4, 5]
-    assert "drops `strict`" in dropped[2] and "drops `align_corners`" in dropped[4]
+    assert sorted(dropped) == [3, 5]
+    assert "drops `colocate_gradients_with_ops`" in dropped[3]
+    differs = {f.line for f in findings if f.rule == "v1-differences"}
+    assert differs == {2, 4}  # tf.cond (reported once, at its first use) and resize_images

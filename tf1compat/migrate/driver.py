@@ -48,7 +48,7 @@ from tf1compat.migrate.rules.tf0_names import Tf0NamesRule
 from tf1compat.migrate.rules.tf115_positions import Tf115PositionsRule
 from tf1compat.migrate.rules.tf_keras import TfKerasRule
 from tf1compat.migrate.rules.v1_fallback import V1FallbackRule
-from tf1compat.migrate.rules.v1_numerics import V1NumericsRule
+from tf1compat.migrate.rules.v1_differences import V1DifferencesRule
 from tf1compat.migrate.rules.tutorials import TutorialsRule
 from tf1compat.migrate.rules.v1_namesakes import V1NamesakesRule
 from tf1compat.migrate.upgrade_v2 import upgrade
@@ -57,7 +57,7 @@ from tf1compat.migrate.upgrade_v2 import upgrade
 # namespaces first become the `tf.X` names every later rule reads; TF 0.x names
 # first become the 1.x names tf_upgrade_v2 knows; TF1's tf.keras becomes tf_keras's TF1 API
 # before tf_upgrade_v2 renames its names for Keras 3.
-PRE_RULES = (NamespaceImportsRule, Tf0NamesRule, Tf115PositionsRule, V1NumericsRule, V1FallbackRule,
+PRE_RULES = (NamespaceImportsRule, Tf0NamesRule, Tf115PositionsRule, V1DifferencesRule, V1FallbackRule,
              GoneNamesRule, ContribRule, TutorialsRule, TfKerasRule)
 # After it. Order matters: the session rule adds imports that graph mode must follow; names
 # from TensorFlow's own modules become public ones first (the later rules read those), and
