@@ -80,11 +80,11 @@ def test_the_checker_finds_an_undeclared_use(tmp_path):
     (package / "new.py").write_text(
         "from tensorflow.python.framework import ops\n"
         "ops.Graph._private_thing\n"
-        "import importlib\nimportlib.import_module('tensorflow.python.ops.gen_nn_ops')\n")
+        "import importlib\nimportlib.import_module('tensorflow.python.ops.gen_linalg_ops')\n")
     dotted, attributes, defined = all_uses(tmp_path)
     undeclared = {use.name for use in dotted if not any(covers(loc, use.name) for loc in LOCATIONS)}
     assert undeclared == {"tensorflow.python.framework.ops.Graph._private_thing",
-                          "tensorflow.python.ops.gen_nn_ops"}
+                          "tensorflow.python.ops.gen_linalg_ops"}
     assert "_private_thing" in {use.name for use in attributes} - defined - ATTRIBUTES
 
 

@@ -99,6 +99,10 @@ def module_uses(path: Path, root: Path) -> tuple[list[Use], list[Use], set[str]]
         elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
                 isinstance(node.slice.value, str):
             defined.add(node.slice.value)  # self.__dict__["_name"] = ...
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr == "_view_set" and node.args and \
+                isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            defined.add(node.args[0].value)  # a module view's own state (shared.module_view)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
                 node.func.id in ("getattr", "hasattr", "setattr") and len(node.args) >= 2 and \
                 isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) \

@@ -95,6 +95,10 @@ def _install(spec: RunSpec, code_dir: str, legacy_keras: Optional[str],
         if device_map and internals_check.is_on(off, tf_internals.OPERATION_SET_DEVICE) else None
     if device_hook:
         device_hook.install()
+        from tf1compat.runner import nchw_on_cpu
+
+        if internals_check.is_on(off, tf_internals.NCHW_KERNELS) and nchw_on_cpu.needed():
+            nchw_on_cpu.install()  # the GPU code paths the device map opens, on the CPU
     run_roots = roots.current(code_dir, spec.user_roots, spec.library_roots)
     import_hook = shim.install(run_roots.user_paths(), legacy_keras=legacy_keras is not None,
                                library_roots=[r.path for r in run_roots.library

@@ -55,10 +55,11 @@ class TF1Module(ModuleView):
     def __init__(self, target: types.ModuleType, path: str, legacy_keras: bool,
                  root: Optional["TF1Module"] = None):
         super().__init__(getattr(target, "__name__", "tensorflow"), target)
-        for name, value in (("_tf1_root", root if root is not None else self),
-                            ("_tf1_target", target), ("_tf1_path", path),
-                            ("_tf1_legacy_keras", legacy_keras), ("_tf1_children", {})):
-            self._view_set(name, value)
+        self._view_set("_tf1_root", root if root is not None else self)
+        self._view_set("_tf1_target", target)
+        self._view_set("_tf1_path", path)
+        self._view_set("_tf1_legacy_keras", legacy_keras)
+        self._view_set("_tf1_children", {})
 
     @property
     def __dict__(self) -> "NamespaceDict":  # type: ignore[override]

@@ -67,6 +67,11 @@ PATCHES = (
         "tf1compat.runner.tf_patches.DeviceHook.install, at run start with --device-map"),
     _tf("tf.device-listing", tf.MAPPED_DEVICE_LISTING, "list_local_devices",
         "tf1compat.runner.device_listing.install, at run start with --device-map"),
+    Patch("tf.nchw-on-cpu", "tensorflow.python.ops.gen_nn_ops: conv2d, "
+          "conv2d_backprop_input, depthwise_conv2d_native, max_pool, avg_pool", "tensorflow",
+          tf.NCHW_KERNELS.feature, tf.NCHW_KERNELS.without,
+          "tf1compat.runner.nchw_on_cpu.install, at run start with --device-map where oneDNN "
+          "is off", "tensorflow.python.ops.gen_nn_ops:conv2d", tf.NCHW_KERNELS),
     _tf("tf.node-error-message", tf.NODE_ERROR_MESSAGE, "_build_node_error_message",
         "tf1compat.runner.tf_patches.hide_runner_frames, at run start"),
     _tf("tf.benchmarks-main", tf.BENCHMARKS_MAIN, "benchmarks_main",

@@ -90,6 +90,24 @@ MAPPED_DEVICE_LISTING = TfInternal(
     feature="--device-map's GPU listings", at_run_start=True,
     without="the script's device_lib listings show the machine's devices only (a warning says so)")
 
+NCHW_KERNELS = TfInternal(
+    "tensorflow.python.ops.gen_nn_ops",
+    ("conv2d", "conv2d_backprop_input", "depthwise_conv2d_native", "max_pool", "avg_pool"),
+    used_for="wrapped so that an NCHW convolution or pool a script builds for the GPUs of "
+             "--device-map runs on the CPU as NHWC between two transposes (TF's CPU kernels "
+             "refuse NCHW where oneDNN is off)",
+    feature="--device-map's GPU code paths (channels_first) on a CPU without oneDNN",
+    at_run_start=True,
+    without="an NCHW convolution or pool fails on the CPU as under TensorFlow alone "
+            "(\"only supports NHWC\")")
+
+ONEDNN_STATUS = TfInternal(
+    "tensorflow.python.util._pywrap_util_port", ("IsMklEnabled",),
+    used_for="whether this process runs oneDNN's CPU kernels (which take NCHW themselves)",
+    feature="--device-map's GPU code paths (channels_first) on a CPU without oneDNN",
+    at_run_start=True,
+    without="NCHW convolutions and pools are converted whether or not oneDNN is on")
+
 NODE_ERROR_MESSAGE = TfInternal(
     "tensorflow.python.framework.error_interpolation", ("_build_node_error_message",),
     used_for="wrapped to leave the runner's frames out of the op stacks TF1 errors print",
