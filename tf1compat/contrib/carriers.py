@@ -36,6 +36,10 @@ TF_SLIM_MODULES = {
         "data_decoder", "data_provider", "dataset", "dataset_data_provider", "parallel_reader",
         "prefetch_queue", "tfexample_decoder")},
 }
+# Contrib modules tf1compat serves itself, whose objects TF 1.15's other contrib modules must
+# share with the script (`learn_runner` checks `isinstance(hparams, hparam_lib.HParams)` against
+# the HParams a script built from `tf.contrib.training.HParams`).
+OWN_MODULES = {f"{_C}training.python.training.hparam": "tf1compat.shared.hparams"}
 # contrib.distributions, which TensorFlow Probability carries on module by module: TF 1.15's
 # module (or package prefix) -> TFP's. Its own code (`mvn_diag`, `bijectors.exp`) and the core
 # distributions it re-exported (`Normal` was tf.distributions.Normal) alike, so that the
@@ -72,8 +76,8 @@ TF_SLIM_LACKS = frozenset({
 def carried_module(module: str) -> Optional[str]:
     """The carrier's module of TF 1.15's contrib module file ('tensorflow.contrib.layers.
     python.layers.layers' -> 'tf_slim.layers.layers'), or None where no library carries it."""
-    if module in TF_SLIM_MODULES:
-        return TF_SLIM_MODULES[module]
+    if module in TF_SLIM_MODULES or module in OWN_MODULES:
+        return TF_SLIM_MODULES.get(module) or OWN_MODULES[module]
     for ours, theirs in TFP_MODULE_PREFIXES[:2]:  # contrib.distributions' own modules
         if module.startswith(ours):
             return theirs + module[len(ours):]

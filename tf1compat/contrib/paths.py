@@ -80,9 +80,10 @@ def _trim(parts: list[str]) -> str:
 # `arg_scope` is the function (`from tensorflow.contrib.framework.python.ops import arg_scope`,
 # then `with arg_scope([...])`), while importing the path itself (`from ....ops.arg_scope import
 # add_arg_scope`) loads the module. Under TF 1.15, the only other contrib package attribute that
-# is a function over a submodule of its name is `framework.python.framework.experimental`, which
-# the contrib census never saw.
-MODULE_FILES = frozenset({"framework.python.ops.arg_scope"})
+# is a function over a submodule of its name is `framework.python.framework.experimental` (the
+# decorator contrib.learn's modules import that way).
+MODULE_FILES = frozenset({"framework.python.ops.arg_scope",
+                          "framework.python.framework.experimental"})
 
 
 def at_module_file(raw: str) -> bool:

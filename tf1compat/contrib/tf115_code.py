@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from tf1compat.contrib.carriers import carried_module
+from tf1compat.contrib.paths import MODULE_FILES
 from tf1compat.contrib.tf115_source import source_root
 from tf1compat.shared import patches
 from tf1compat.shared.lazy_tf import tensorflow_v1
@@ -81,7 +82,12 @@ def _tf115_import(name, globals=None, locals=None, fromlist=(), level=0):
         if any(carried.values()):  # from tensorflow.contrib.layers.python.layers import layers
             return _CarriedView(ours, {item: module for item, module in carried.items()
                                        if module})
-        return builtins.__import__(ours, globals, locals, fromlist, 0)
+        package = builtins.__import__(ours, globals, locals, fromlist, 0)
+        over_files = [item for item in fromlist
+                      if f"{name[len('tensorflow.contrib.'):]}.{item}" in MODULE_FILES]
+        if over_files:  # from ...framework.python.framework import experimental: the function
+            return _FunctionsOverFiles(package, over_files)
+        return package
     if name == "tensorflow.contrib" and fromlist:  # from tensorflow.contrib import rnn
         if all(item in WHOLE_PACKAGES for item in fromlist):
             return builtins.__import__(PREFIX + "contrib", globals, locals, fromlist, 0)
@@ -129,6 +135,17 @@ class _CarriedView(ModuleView):
 
             return import_carried(self._carried[item])
         return importlib.import_module(f"{self.__name__}.{item}")
+
+
+class _FunctionsOverFiles(ModuleView):
+    """A package of contrib's source tree whose `__init__` (not run here) re-exported a
+    function over the module file of its name (`paths.MODULE_FILES`): those names are the
+    functions, as TF 1.15's package gave them."""
+
+    def __init__(self, package: types.ModuleType, names: list[str]) -> None:
+        super().__init__(package.__name__, package)
+        for name in names:
+            self._view_set(name, getattr(getattr(package, name), name))
 
 
 class _PackageView(ModuleView):
