@@ -62,8 +62,11 @@ def test_missing_names_and_dunders_raise_attribute_error():
         ModuleView("no target").__wrapped__
 
 
-def test_dir_lists_the_views_names_beside_the_targets():
-    assert {"served", "plain"} <= set(dir(Counting(_target())))
+def test_dir_lists_the_views_names_and_own_state_beside_the_targets():
+    view = Keeping(_target())
+    view._view_set("extra", 1)
+    view.served
+    assert {"served", "plain", "extra"} <= set(dir(view))
 
 
 def test_every_module_view_class_derives_from_the_one_base():

@@ -308,3 +308,36 @@ def test_a_name_also_bound_to_something_else_is_not_judged():
         "def head(slim):\n"
         "    return slim.not_a_contrib_name\n")
     assert not [f for f in findings if f.kind is Kind.NOT_CONVERTED]
+
+
+def test_names_bound_otherwise_are_not_judged_and_imports_and_targets_are_not_reads():
+    migrated, findings = rewrite(
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib import layers\n"
+        "import tensorflow.contrib.slim as slim\n"
+        "try:\n"
+        "    import tensorflow.contrib.rnn as rnn\n"
+        "except ImportError:\n"
+        "    rnn = None\n"
+        "def build():\n"
+        "    from tensorflow.keras import layers\n"
+        "    return layers.Dense(10)\n"
+        "with open('f') as slim_file:\n"
+        "    pass\n"
+        "reg = slim.l2_regularizer(0.1)\n"
+        "slim.helper = build\n"
+        "cell = rnn.GRUCell(4)\n")
+    assert not [f for f in findings if f.kind is Kind.NOT_CONVERTED], \
+        [f.message for f in findings if f.kind is Kind.NOT_CONVERTED]
+
+
+def test_a_rebound_contrib_alias_is_still_shielded_from_tf_upgrade_v2():
+    migrated, _ = migrate_source(
+        "import tensorflow as tf\n"
+        "try:\n"
+        "    import tensorflow.contrib.slim as slim\n"
+        "except ImportError:\n"
+        "    slim = None\n"
+        "reg = slim.l2_regularizer(0.5)\n", "script.py", "tf1compat")
+    assert "reg = tf1compat.contrib.slim.l2_regularizer(0.5)" in migrated
+    assert "keras" not in migrated

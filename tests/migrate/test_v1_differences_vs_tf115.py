@@ -47,3 +47,15 @@ def test_the_calls_give_tf115s_results_under_run_and_after_migrate(tmp_path):
                            cwd=str(tmp_path), env=python_env(), timeout=budget(120))
     assert plain.returncode == 0, plain.stderr[-3000:]
     _same_numbers(plain.stdout, expected.stdout)
+
+
+def test_tf115s_other_name_of_resize_images_and_compat_v1_spellings():
+    migrated, findings = migrate_source(
+        "import tensorflow as tf\n"
+        "a = tf.image.resize(x, [4, 4], method=tf.image.ResizeMethod.BILINEAR)\n"
+        "b = tf.compat.v1.cond(p, f, g)\n", "script.py", "tf1compat")
+    assert "a = tf.compat.v1.image.resize(x, [4, 4], method=tf.compat.v1.image.ResizeMethod." \
+           "BILINEAR)" in migrated
+    assert "b = tf.compat.v1.cond(p, f, g)" in migrated
+    said = {f.line: f.message for f in findings if f.rule == "v1-differences"}
+    assert sorted(said) == [2]  # the compat.v1 spelling is already TF 1.15's: not reported

@@ -36,3 +36,20 @@ def test_per_dimension_arguments_are_given_in_nhwc_order():
     assert nchw_on_cpu._permuted([1, 1, 2, 3]) == [1, 2, 3, 1]
     assert nchw_on_cpu._permuted([0, 0, 0, 0, 1, 2, 3, 4]) == [0, 0, 1, 2, 3, 4, 0, 0]
     assert nchw_on_cpu._permuted([]) == []
+
+
+def test_the_name_the_script_gave_is_the_nchw_result():
+    from isolated import run_python
+
+    result = run_python("""
+        import tensorflow as tf
+        from tensorflow.python.ops import gen_nn_ops
+        from tf1compat.runner import nchw_on_cpu
+        tf.compat.v1.disable_v2_behavior()
+        pool = nchw_on_cpu.as_nhwc(gen_nn_ops.max_pool, *nchw_on_cpu.WRAPPED["max_pool"])
+        x = tf.compat.v1.placeholder(tf.float32, [2, 3, 8, 8])
+        y = pool(x, [1, 1, 2, 2], [1, 1, 2, 2], "VALID", data_format="NCHW", name="pool5")
+        graph = tf.compat.v1.get_default_graph()
+        print(y.name, graph.get_tensor_by_name("pool5:0").shape.as_list())
+        """, env={"TF_ENABLE_ONEDNN_OPTS": "0"})
+    assert result.stdout.split() == ["pool5:0", "[2,", "3,", "4,", "4]"], result.stdout

@@ -42,6 +42,8 @@ def coverage(data: str, names: set[str], is_served: dict[str, bool]) -> tuple[fl
     rows = [row for row in tally.read_rows(os.path.join(data, "repository_uses.csv"))
             if row["name"] in names]
     total = sum(int(row["uses"]) for row in rows)
+    if not total:
+        return 0.0, 0.0
     covered = sum(int(row["uses"]) for row in rows if is_served.get(row["name"]))
     by_repo: dict[str, bool] = {}
     for row in rows:

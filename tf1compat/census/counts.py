@@ -29,10 +29,13 @@ def _table() -> tuple[dict[str, tuple[int, int]], int]:
                       for row in csv.DictReader(handle)}
         with open(REPOSITORIES, encoding="utf-8", newline="") as handle:
             repositories = sum(1 for _ in csv.DictReader(handle))
-        with open(REPOSITORY_USES, encoding="utf-8", newline="") as handle:
-            counts.update(_contrib_by_public_name(csv.DictReader(handle)))
     except (OSError, KeyError, ValueError):  # no census installed: the errors just say less
         return {}, 0
+    try:
+        with open(REPOSITORY_USES, encoding="utf-8", newline="") as handle:
+            counts.update(_contrib_by_public_name(csv.DictReader(handle)))
+    except (OSError, KeyError, ValueError):  # contrib names counted by their spelling only
+        pass
     return counts, repositories
 
 

@@ -48,8 +48,13 @@ def run_config_class() -> type:
     except ImportError as error:
         raise registry.ContribError("learn.RunConfig", f"TF 1.15's run_config module could not "
                                     f"be loaded: {error}") from None
-    core = tf115.__mro__[2]  # (RunConfig, ClusterConfig, the Estimator's RunConfig, ...)
-    for name, value in vars(core()).items():  # a default core config's fields
+    core = next(base for base in tf115.__mro__[1:]  # the Estimator's RunConfig it extends
+                if base.__name__ == "RunConfig" and "estimator" in base.__module__)
+    try:
+        defaults = vars(core())  # a default core config's fields (it reads TF_CONFIG)
+    except (ValueError, TypeError):  # a TF_CONFIG it refuses: TF 1.15's class as it is
+        return tf115
+    for name, value in defaults.items():
         if not hasattr(tf115, name):
             setattr(tf115, name, value)
     return tf115

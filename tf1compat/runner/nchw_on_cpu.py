@@ -7,7 +7,8 @@ NHWC on device type CPU", "Conv2DCustomBackpropInputOp only supports NHWC") unle
 on, whose kernels take NCHW themselves. So where oneDNN is off, `install` makes each NCHW
 convolution or pool the script builds the NHWC op between two transposes: the same values
 (the kernels compute the same sums, in another memory order), gradients through the
-transposes and the NHWC op's own gradient, and the op keeps the name the script gave it.
+transposes and the NHWC op's own gradient, and the name the script gave the op is the name
+of the NCHW result it gets (`pool5:0` for a freeze or `get_tensor_by_name`).
 """
 
 from __future__ import annotations
@@ -89,6 +90,9 @@ def as_nhwc(original: Callable[..., Any], tensor: str, per_dimension: tuple[str,
                 arguments[name] = _permuted(arguments[name])
         if "input_sizes" in arguments:  # the NCHW shape of the input a gradient is for
             arguments["input_sizes"] = tf.gather(arguments["input_sizes"], TO_NHWC)
-        return tf.transpose(original(**arguments), TO_NCHW)
+        name = arguments.get("name")
+        if name:  # the script's name goes to what it gets: the result, in its layout
+            arguments["name"] = f"{name}_nhwc"
+        return tf.transpose(original(**arguments), TO_NCHW, name=name)
 
     return wrapper

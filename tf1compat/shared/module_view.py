@@ -80,4 +80,5 @@ class ModuleView(types.ModuleType):
 
     def __dir__(self) -> list[str]:
         target = self._view_target()
-        return sorted({*self._view_names(), *(dir(target) if target is not None else ())})
+        own = [name for name in module_dict(self) if not name.startswith("_")]
+        return sorted({*own, *self._view_names(), *(dir(target) if target is not None else ())})

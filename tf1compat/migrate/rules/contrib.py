@@ -33,7 +33,8 @@ import libcst as cst
 from tf1compat.contrib import module_names, registry
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
-from tf1compat.migrate.rules.contrib_aliases import bound_modules, dotted, unserved_attribute
+from tf1compat.migrate.rules.contrib_aliases import (bound_modules, dotted, rebound,
+                                                     unserved_attribute)
 
 NEEDED_IMPORTS = "tf1compat.needed_imports"  # context.scratch key: modules to import later
 
@@ -53,10 +54,15 @@ class ContribRule(Rule):
         super().visit_Module(node)
         self.replacements: dict[cst.CSTNode, str] = {}
         self.reported: set[str] = set()
-        self.bound = bound_modules(node, self.names.alias)
+        every = bound_modules(node, self.names.alias)
         # names bound to contrib namespaces: {'slim': 'slim'} for `slim = tf.contrib.slim`
-        self.local_aliases = {name: path for name, path in self.bound.items()
+        self.local_aliases = {name: path for name, path in every.items()
                               if registry.is_namespace(path)}
+        # of those bound to contrib paths, the ones whose reads can be judged: bound to
+        # nothing else in the file
+        elsewhere = rebound(node, self.names.alias)
+        self.bound = {name: path for name, path in every.items() if name not in elsewhere}
+        self.not_read: list[cst.CSTNode] = []  # imports and assignment targets being visited
 
     # -- tf.contrib.X.Y in expressions --------------------------------------------------
 
@@ -73,7 +79,8 @@ class ContribRule(Rule):
             return False
         if alias is None or not name.startswith(f"{alias}.contrib."):
             head, *chain = name.split(".")
-            if head in self.bound and chain and self._unserved_on_bound(head, chain, node):
+            if head in self.bound and chain and not self.not_read and \
+                    self._unserved_on_bound(head, chain, node):
                 return False
             self._shield_from_upgrade(name, node)
             return True
@@ -81,6 +88,21 @@ class ContribRule(Rule):
         if code is not None:
             self.replacements[node] = code
         return False  # the chain is handled as a whole
+
+    # an import's dotted names and an assignment's targets are not reads of a bound name
+    def visit_Import(self, node: cst.Import) -> None:
+        self.not_read.append(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.not_read.append(node)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self.not_read.append(node)
+
+    def leave_AssignTarget(self, original_node: cst.AssignTarget,
+                           updated_node: cst.AssignTarget) -> cst.AssignTarget:
+        self.not_read.pop()
+        return updated_node
 
     def _unserved_on_bound(self, head: str, chain: list[str], node: cst.Attribute) -> bool:
         """Reports `tpu.util.check_positive_integer` (tpu a served contrib module) when run
@@ -252,6 +274,7 @@ class ContribRule(Rule):
 
     def leave_Import(self, original_node: cst.Import,
                      updated_node: cst.Import) -> cst.Import:
+        self.not_read.pop()
         names = []
         for alias in updated_node.names:
             module = dotted(alias.name)
@@ -295,6 +318,7 @@ class ContribRule(Rule):
 
     def leave_ImportFrom(self, original_node: cst.ImportFrom,
                          updated_node: cst.ImportFrom) -> cst.ImportFrom:
+        self.not_read.pop()
         module = dotted(updated_node.module) if updated_node.module else None
         if not module or updated_node.relative or not (
                 module == "tensorflow.contrib" or module.startswith("tensorflow.contrib.")):

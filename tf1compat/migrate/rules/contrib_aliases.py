@@ -33,14 +33,14 @@ def bound_modules(module: cst.Module, tf_alias: Optional[str]) -> dict[str, str]
     `import tensorflow.contrib.slim as slim`, `from tensorflow.contrib import rnn`,
     `from tensorflow import contrib`,
     `from tensorflow.contrib.x.python.ops import helper`, `slim = tf.contrib.slim`.
-    The path may name a module or not: `unserved_attribute` tells."""
+    The path may name a module or not: `unserved_attribute` tells. A name also bound to
+    something else is here too: `rebound` tells which those are."""
     bound: dict[str, str] = {}
     prefix = f"{tf_alias}.contrib." if tf_alias else None
     for assign in m.findall(module, m.Assign(targets=[m.AssignTarget(target=m.Name())])):
         value = dotted(assign.value)
         if prefix and value and value.startswith(prefix):
             bound[assign.targets[0].target.value] = value[len(prefix):]
-    rebound = _bound_otherwise(module, prefix)
     for imp in m.findall(module, m.Import()):
         for alias in imp.names:
             name = dotted(alias.name) or ""
@@ -55,23 +55,43 @@ def bound_modules(module: cst.Module, tf_alias: Optional[str]) -> dict[str, str]
             full = f"{name}.{alias.name.value}"
             if full == CONTRIB or full.startswith(CONTRIB + "."):  # `from tensorflow import contrib`
                 bound[here] = full[len(CONTRIB) + 1:]
-    return {name: path for name, path in bound.items() if name not in rebound}
+    return bound
 
 
-def _bound_otherwise(module: cst.Module, prefix: Optional[str]) -> set[str]:
-    """Names the file also binds to something else (an assignment of another value, a loop
-    variable, a parameter): what they hold at a given line is not known without running it."""
+def _names_in(node: Optional[cst.CSTNode]) -> set[str]:
+    return {name.value for name in m.findall(node, m.Name())} if node is not None else set()
+
+
+def rebound(module: cst.Module, tf_alias: Optional[str]) -> set[str]:
+    """Names the file also binds to something other than a contrib path (an assignment of
+    another value, a loop, a `with`/`except` target, a parameter, a function or class, another
+    import, a `global`): what they hold at a given line is not known without running it."""
+    prefix = f"{tf_alias}.contrib." if tf_alias else None
     names: set[str] = set()
     for assign in m.findall(module, m.Assign()):
         value = dotted(assign.value)
-        if prefix and value and value.startswith(prefix):
+        if not (prefix and value and value.startswith(prefix)):
+            for target in assign.targets:
+                names |= _names_in(target.target)
+    for node in m.findall(module, m.AnnAssign() | m.AugAssign() | m.For() | m.CompFor() |
+                          m.NamedExpr()):
+        names |= _names_in(node.target)
+    for node in m.findall(module, m.WithItem() | m.ExceptHandler() | m.ExceptStarHandler()):
+        target = node.asname if isinstance(node, cst.WithItem) else node.name
+        names |= _names_in(target.name) if target is not None else set()
+    for node in m.findall(module, m.FunctionDef() | m.ClassDef() | m.Param()):
+        names.add(node.name.value)
+    for node in m.findall(module, m.Global() | m.Nonlocal()):
+        names |= {item.name.value for item in node.names}
+    for imp in m.findall(module, m.Import() | m.ImportFrom()):
+        if isinstance(imp.names, cst.ImportStar):
             continue
-        names.update(target.target.value for target in assign.targets
-                     if isinstance(target.target, cst.Name))
-    for node in m.findall(module, m.AnnAssign() | m.AugAssign() | m.For()):
-        if isinstance(node.target, cst.Name):
-            names.add(node.target.value)
-    names.update(param.name.value for param in m.findall(module, m.Param()))
+        source = dotted(imp.module) if isinstance(imp, cst.ImportFrom) and imp.module else ""
+        for alias in imp.names:
+            full = ".".join(filter(None, [source, dotted(alias.name) or ""]))
+            if not (full == CONTRIB or full.startswith(CONTRIB + ".")):
+                names.add(alias.asname.name.value if alias.asname
+                          else (dotted(alias.name) or "").split(".")[0])
     return names
 
 

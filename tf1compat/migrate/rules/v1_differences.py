@@ -3,7 +3,8 @@
 tf_upgrade_v2 renames some TF1 names to a TF 2 function, or keeps the name where TF 2 has one,
 and TF 2's function takes the same arguments but gives another result:
 
-- `tf.image.resize_images(images, size, method=1)` becomes `tf.image.resize(...)`, which
+- `tf.image.resize_images(images, size, method=1)` becomes `tf.image.resize(...)` (a name TF
+  1.15 gave the same function, which tf_upgrade_v2 leaves as TF 2's), which
   samples at half-pixel centers (a bilinear 4 -> 6 resize gives `0, 2, 4.67, ...` where TF
   1.15 gave `0, 2.67, 5.33, ...`) and refuses TF1's integer method codes;
 - `tf.while_loop(cond, body, [i])` and `tf.cond(pred, lambda: [a], lambda: [b])` return a
@@ -19,6 +20,7 @@ written under `tf.compat.v1`, and the change is reported with its reason.
 from __future__ import annotations
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
@@ -28,6 +30,8 @@ DIFFERENCES = {
     "image.resize_images": "tf_upgrade_v2 renames it to tf.image.resize, which samples at "
                            "half-pixel centers (other pixels than TF 1.15's) and refuses TF1's "
                            "integer method codes (method=1)",
+    "image.resize": "TF 1.15 exported resize_images under this name too; TF 2's tf.image.resize "
+                    "samples at half-pixel centers and refuses TF1's integer method codes",
     "image.ResizeMethod": "TF 2's enum holds strings ('bicubic'), TF 1.15's the integer codes "
                           "TF1 code passes and compares (2)",
     "while_loop": "TF 2's returns a list of one tensor for one loop variable in a list, where "
@@ -53,8 +57,9 @@ class V1DifferencesRule(Rule):
     def leave_Attribute(self, original_node: cst.Attribute,
                         updated_node: cst.Attribute) -> cst.BaseExpression:
         path = self.names.v1_name(original_node)
-        if path not in DIFFERENCES:
-            return updated_node
+        if path not in DIFFERENCES or \
+                get_full_name_for_node(original_node) == self.names.code(path):
+            return updated_node  # (already TF 1.15's: tf.compat.v1.<path>)
         if path not in self.reported:
             self.reported.add(path)
             self.add(original_node, Kind.CHANGED,
