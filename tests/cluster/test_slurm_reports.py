@@ -53,6 +53,21 @@ def test_a_task_that_cannot_start_is_named_from_its_rank():
                                   "on node n2 is already in use", 1)]
 
 
+def test_a_tasks_own_cannot_start_wins_over_sruns_earlier_line_about_it():
+    # srun's stderr and the tasks' stdout are read by two threads: srun's account of the
+    # same task's exit may come first; the launcher's exit status is the task's own (1)
+    launcher = SlurmLauncher(LAYOUT, ["python", "train.py"], err=io.StringIO())
+    sink = io.StringIO()
+    launcher._read(io.BytesIO(b"srun: error: n2: task 1: Exited with exit code 2\n"), sink,
+                   True)
+    assert launcher.failures[0][1] == 2  # what srun said, while it is all there is
+    report = events.encode("cannot_start", rank=1, node="n2",
+                           why="port 2001 on node n2 is already in use")
+    launcher._read(io.BytesIO((report + "\n").encode()), sink, True)
+    assert launcher.failures == [("task worker:0 (rank 1 on node n2) cannot start: port 2001 "
+                                  "on node n2 is already in use", 1)]
+
+
 def test_a_tasks_output_that_looks_like_a_report_is_output():
     """A task's lines carry its name first, so its script cannot forge a report."""
     line = "[worker:0] " + events.encode("ended", task="ps:0", rank=0, node="n1",

@@ -218,8 +218,14 @@ class SlurmLauncher:
                                       int(report["status"]) or 1))
         else:
             rank = int(report["rank"])
-            self.failures.append((f"task {self._name_of_rank(rank)} (rank {rank} on node "
-                                  f"{report['node']}) cannot start: {report['why']}", 1))
+            name = self._name_of_rank(rank)
+            # The task's own account comes first, whenever it arrives: srun's "Exited with
+            # exit code 2" for the same task, read on the other stream, may have come before.
+            self.failures[:] = [failure for failure in self.failures
+                                if not (failure[0].startswith(f"task {name} (")
+                                        and failure[0].endswith("(reported by srun)"))]
+            self.failures.insert(0, (f"task {name} (rank {rank} on node {report['node']}) "
+                                     f"cannot start: {report['why']}", 1))
 
     def _parse_srun(self, line: str) -> None:
         """What srun itself says about the step's tasks and nodes (its own words: srun has
