@@ -36,11 +36,9 @@ def write_baseline(data: str) -> str:
     return path
 
 
-def coverage(data: str, names: set[str], is_served: dict[str, bool]) -> tuple[float, float]:
-    """(share of the uses of `names` served, share of the repositories using any of them
-    whose every use is served)."""
-    rows = [row for row in tally.read_rows(os.path.join(data, "repository_uses.csv"))
-            if row["name"] in names]
+def coverage(rows: list[dict[str, str]], is_served: dict[str, bool]) -> tuple[float, float]:
+    """(share of the uses in `rows` (repository_uses.csv's) served, share of their
+    repositories whose every use is served)."""
     total = sum(int(row["uses"]) for row in rows)
     if not total:
         return 0.0, 0.0
@@ -59,15 +57,16 @@ def lines(data: str, unserved_shown: int = 15) -> list[str]:
     before = {row["name"]: row["run"] == row["migrate"] == "yes"
               for row in tally.read_rows(baseline_path)} if os.path.exists(baseline_path) else {}
     is_served = {name: v["run"] == v["migrate"] == "yes" for name, v in now.items()}
-    using = {row["repo"] for row in tally.read_rows(os.path.join(data, "repository_uses.csv"))
-             if row["name"] in names}
+    per_repo = [row for row in tally.read_rows(os.path.join(data, "repository_uses.csv"))
+                if row["name"] in names]
+    using = {row["repo"] for row in per_repo}
     repositories = tally.read_rows(os.path.join(data, "repositories.csv"))
     out = [f"census: {sum(int(row['uses']) for row in rows)} uses of {len(rows)} tf.contrib "
            f"names in {len(using)} of {len(repositories)} repositories (tf1compat/census/data)",
            "served = `run` and `migrate` both serve every spelling the census saw"]
     for label, said in (("at the baseline", before), ("now", is_served)):
         if said:
-            uses, repos = coverage(data, names, said)
+            uses, repos = coverage(per_repo, said)
             out.append(f"  {label:<15} uses served {uses:6.1%}   repositories fully served "
                        f"{repos:6.1%}")
     disagree = [f"{name} (run {v['run']}, migrate {v['migrate']})"

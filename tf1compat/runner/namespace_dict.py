@@ -15,7 +15,7 @@ class NamespaceDict(dict):
     """A TF1 namespace's names (those of the module it views), each read through the view."""
 
     def __init__(self, view: types.ModuleType):
-        target = module_dict(view)["_tf1_target"]
+        target = module_dict(view)["_view_target_module"]
         super().__init__((name, value) for name, value in vars(target).items()
                          if not name.startswith("_"))
         self._view = view

@@ -122,7 +122,7 @@ class PrivateTree:
         """`tf.compat.v1.<v1_name>` itself; what it lacks, as the script's TF1 module serves it
         (tf.estimator from tf1compat, legacy Keras or the error saying what to install)."""
         parts = v1_name.split(".")
-        value = self.root._tf1_target
+        value = self.root._view_target_module
         try:
             for part in parts:
                 value = getattr(value, part)

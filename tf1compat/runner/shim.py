@@ -56,7 +56,6 @@ class TF1Module(ModuleView):
                  root: Optional["TF1Module"] = None):
         super().__init__(getattr(target, "__name__", "tensorflow"), target)
         self._view_set("_tf1_root", root if root is not None else self)
-        self._view_set("_tf1_target", target)
         self._view_set("_tf1_path", path)
         self._view_set("_tf1_legacy_keras", legacy_keras)
         self._view_set("_tf1_children", {})
@@ -70,7 +69,7 @@ class TF1Module(ModuleView):
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
-            return getattr(self._tf1_target, name)
+            return self._view_target_attribute(name)
         request = tf_servers.Request(self, name, f"{self._tf1_path}{name}")
         found = tf_servers.answer(request)  # who answers, in order: tf_servers.SERVERS
         if found is None:
@@ -91,8 +90,9 @@ class TF1Module(ModuleView):
     def _tf1_import(self, name: str) -> Any:
         """What `from tensorflow.<path>.<name> import ...` imports: the module file, where the
         package re-exports a function of that name over it (contrib's arg_scope)."""
-        module_file = getattr(type(self._tf1_target), "_contrib_module_file", None)  # DeepModule
-        found = module_file(self._tf1_target, name) if module_file is not None else None
+        target = self._view_target_module
+        module_file = getattr(type(target), "_contrib_module_file", None)  # DeepModule
+        found = module_file(target, name) if module_file is not None else None
         if found is None:
             return getattr(self, name)
         return TF1Module(found, f"{self._tf1_path}{name}.", self._tf1_legacy_keras, self._tf1_root)
@@ -100,7 +100,7 @@ class TF1Module(ModuleView):
     def _tf1_check(self, name: str) -> None:
         """Raises the error reading `name` would raise, without recording a use."""
         try:
-            getattr(self._tf1_target, name)
+            getattr(self._view_target_module, name)
         except (AttributeError, ImportError) as error:
             if tf_servers.served_module(f"{self._tf1_path}{name}") is None:
                 raise self._missing(name, f"{self._tf1_path}{name}", error) from None

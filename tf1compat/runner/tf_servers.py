@@ -97,7 +97,7 @@ def served_namespaces(request: Request) -> Optional[Answer]:
 
 
 def tf0(request: Request) -> Optional[Answer]:
-    value = tf0_calls.serve(request.path, request.view._tf1_root._tf1_target)
+    value = tf0_calls.serve(request.path, request.view._tf1_root._view_target_module)
     return None if value is None else Answer(value, How.CLASSIFIED)
 
 
@@ -113,7 +113,7 @@ def contrib_spellings(request: Request) -> Optional[Answer]:
 
 def native(request: Request) -> Optional[Answer]:
     try:
-        return Answer(getattr(request.view._tf1_target, request.name), How.FOUND)
+        return Answer(getattr(request.view._view_target_module, request.name), How.FOUND)
     except (AttributeError, ImportError) as error:  # ImportError: a lazy namespace failed
         request.error = error
         return None

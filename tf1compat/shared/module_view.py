@@ -44,6 +44,8 @@ class ModuleView(types.ModuleType):
     def __init__(self, name: str, target: Optional[types.ModuleType] = None,
                  doc: Optional[str] = None) -> None:
         super().__init__(name, doc if doc is not None else getattr(target, "__doc__", None))
+        # `_view_target()` reads it; a view whose lookups are hot (the TF1 module's servers)
+        # reads the field itself
         self._view_set("_view_target_module", target)
 
     def _view_set(self, name: str, value: Any) -> None:

@@ -65,6 +65,12 @@ class TfNames:
                 rest = rest[len(prefix):]
         return rest
 
+    def is_compat_v1(self, node: cst.CSTNode) -> bool:
+        """Whether `node` already spells its TF1 name under tf.compat.v1 (`tf.compat.v1.cond`),
+        which tf_upgrade_v2 leaves as it is."""
+        path = self.v1_name(node)
+        return path is not None and get_full_name_for_node(node) == self.code(path)
+
     def code(self, v1_name: str) -> str:
         """Source text for a TF1 name: 'Session' -> 'tf.compat.v1.Session'."""
         return f"{self.alias}.compat.v1.{v1_name}"

@@ -20,7 +20,6 @@ written under `tf.compat.v1`, and the change is reported with its reason.
 from __future__ import annotations
 
 import libcst as cst
-from libcst.helpers import get_full_name_for_node
 
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
@@ -57,8 +56,7 @@ class V1DifferencesRule(Rule):
     def leave_Attribute(self, original_node: cst.Attribute,
                         updated_node: cst.Attribute) -> cst.BaseExpression:
         path = self.names.v1_name(original_node)
-        if path not in DIFFERENCES or \
-                get_full_name_for_node(original_node) == self.names.code(path):
+        if path not in DIFFERENCES or self.names.is_compat_v1(original_node):
             return updated_node  # (already TF 1.15's: tf.compat.v1.<path>)
         if path not in self.reported:
             self.reported.add(path)

@@ -25,7 +25,6 @@ import inspect
 from typing import Any, Optional
 
 import libcst as cst
-from libcst.helpers import get_full_name_for_node
 
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
@@ -125,7 +124,7 @@ class V1FallbackRule(Rule):
         func = updated_node.func
         path = self.names.v1_name(func) if isinstance(func, cst.Attribute) else None
         if not path or not updated_node.args or path.startswith("contrib.") or \
-                self.names.code(path) == get_full_name_for_node(func) or \
+                self.names.is_compat_v1(func) or \
                 not _differs_from_tf2(path):  # (tf.compat.v1's: tf_upgrade_v2 leaves it)
             return updated_node  # (tf.compat.v1 has no contrib: the contrib rule's, after)
         written = cst.Module(body=[]).code_for_node(updated_node.with_changes(
