@@ -76,7 +76,10 @@ def install(spec: RunSpec, code_dir: str, legacy_keras: Optional[str],
 def _install(spec: RunSpec, code_dir: str, legacy_keras: Optional[str],
              where: Optional[Callable[[Callable[[str], bool]], Callable[[], str]]]
              ) -> ServedHooks:
-    import tensorflow as tf
+    from tf1compat.shared import deferred_keras
+
+    with deferred_keras.while_tensorflow_loads():
+        import tensorflow as tf
 
     from tf1compat.hdfs.on_import import register_if_built
     from tf1compat.runner import shim, tf_patches as hooks

@@ -85,6 +85,13 @@ PATCHES = (
           "`import tensorflow` does",
           "importlib.import_module gives user code TensorFlow 2's modules",
           "tf1compat.runner.shim.install, at run start", "importlib:import_module"),
+    Patch("python.keras-deferred", "sys.modules['keras.src.optimizers'] and "
+          "sys.modules['tf_keras.src.optimizers'], None while tensorflow loads", "python",
+          "a TF1 script that never uses Keras starts without loading it, and migrate reads "
+          "TF 2.21's signatures without it (about a quarter of their start-up CPU)",
+          "TensorFlow loads Keras as it loads: the run starts slower, and behaves the same",
+          "tf1compat.shared.deferred_keras.while_tensorflow_loads, at run start and when "
+          "migrate first reads TF 2.21's signatures; undone once tensorflow is imported"),
     Patch("numpy.legacy-printing",
           "numpy._core.printoptions.default_format_options_dict['legacy']", "numpy",
           "--numpy 1: arrays print as NumPy 1 printed them, in every thread",

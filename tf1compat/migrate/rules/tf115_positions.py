@@ -144,9 +144,11 @@ def moved_from(path: str) -> Optional[CallPlan]:
     entry = tf115_entry(path)
     if entry is None:
         return None
-    import tensorflow as tf
-
     from tf1compat.migrate.upgrade_v2 import renamed_to
+    from tf1compat.shared import deferred_keras
+
+    with deferred_keras.while_tensorflow_loads():  # Keras loads only for a tf.keras name
+        import tensorflow as tf
 
     # TF 2's function of the same name, TF1's in compat.v1, and the one tf_upgrade_v2 moves
     # the name to (`tf.image.resize_images` -> `tf.image.resize`)
