@@ -49,7 +49,7 @@ class NotebookServing:
         if error is not None:
             from tf1compat.runner.bootstrap import known_cause
 
-            self.cause = known_cause(error)
+            self.cause = known_cause(error, self.hooks.spec.device_map)
         if self.hooks.spec.report_path:
             self.write_report(self.hooks.spec.report_path)
 

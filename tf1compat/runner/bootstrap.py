@@ -14,7 +14,7 @@ import runpy
 import signal
 import sys
 import traceback
-from typing import Optional
+from typing import Optional, Sequence
 
 from tf1compat.runner import is_runner_frame
 from tf1compat.runner.stopping import Stopper, end_by
@@ -102,7 +102,8 @@ def main(spec_path: str) -> int:
     except BaseException as error:  # noqa: BLE001 - the script's failure: its traceback, not ours
         _print_script_traceback(error, import_hook.is_user_file)
         code, status = 1, f"raised {type(error).__name__}"
-        run.cause = known_cause(error) or tf1_library_cause(error, import_hook.is_user_file)
+        run.cause = known_cause(error, spec.device_map) or \
+            tf1_library_cause(error, import_hook.is_user_file)
     finally:
         stopper.finish()
         sys.stdout.flush()
@@ -118,8 +119,29 @@ DEVICE_FIX = ("rerun with --device-map 'gpu:*=cpu:*' (GPU requests go to the CPU
               "--soft-placement")
 
 
-def known_cause(error: BaseException) -> Optional[str]:
-    """What a TensorFlow error means in the script's terms, when it is one run knows."""
+def device_fix(error: BaseException, device_map: Sequence[str] = ()) -> str:
+    """The flag that fixes a missing-device error: with a device map given, the request went
+    to a CPU the session was not split into (--cpus) or to a device no rule covers."""
+    from tf1compat.shared.placement import short_device
+    from tf1compat.shared.device_errors import requested_device
+
+    if not device_map:
+        return DEVICE_FIX
+    kind, _, index = short_device(requested_device(error) or "").partition(":")
+    if kind == "CPU" and index.isdigit():
+        return (f"rerun with --cpus {int(index) + 1} (--device-map sent the request to "
+                f"/cpu:{index}, and a session's CPUs are made when it is created, before this "
+                "request was made) or --soft-placement")
+    return (f"rerun with a --device-map rule that covers /{kind.lower()}:{index} (such as "
+            f"'{kind.lower()}:*=cpu:*') or --soft-placement")
+
+
+def known_cause(error: BaseException, device_map: Sequence[str] = ()) -> Optional[str]:
+    """What a TensorFlow error means in the script's terms, when it is one run knows.
+
+    Args:
+      device_map: the run's --device-map rules, whose remedy is another flag.
+    """
     from tf1compat.shared.device_errors import translate
 
     if translate(error, (), DEVICE_FIX) is None:
@@ -130,7 +152,7 @@ def known_cause(error: BaseException) -> Optional[str]:
         devices = [device.name for device in tf.config.list_logical_devices()]
     except Exception:  # noqa: BLE001 - the runtime may be what failed; name no devices then
         devices = []
-    return str(translate(error, devices, DEVICE_FIX))
+    return str(translate(error, devices, device_fix(error, device_map)))
 
 
 def tf1_library_cause(error: BaseException, is_user_file) -> Optional[str]:

@@ -84,6 +84,7 @@ def _install(spec: RunSpec, code_dir: str, legacy_keras: Optional[str],
     from tf1compat.hdfs.on_import import register_if_built
     from tf1compat.runner import shim, tf_patches as hooks
     from tf1compat.runner.device_map import DeviceMap
+    from tf1compat.runner.script_devices import script_devices
     from tf1compat.shared import tf_internals
     from tf1compat.shared.options import SessionOptions
 
@@ -94,7 +95,7 @@ def _install(spec: RunSpec, code_dir: str, legacy_keras: Optional[str],
     # arranged it for `import tensorflow` already: this is the same call).
     register_if_built()
     device_map = DeviceMap.parse(spec.device_map)
-    device_hook = hooks.DeviceHook(device_map) \
+    device_hook = hooks.DeviceHook(device_map, script_devices(spec.script)) \
         if device_map and internals_check.is_on(off, tf_internals.OPERATION_SET_DEVICE) else None
     if device_hook:
         device_hook.install()

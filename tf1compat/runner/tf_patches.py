@@ -15,7 +15,7 @@ from __future__ import annotations
 import collections
 import sys
 import threading
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from tf1compat.runner import is_runner_frame
 from tf1compat.runner.device_map import DeviceMap
@@ -28,13 +28,19 @@ from tf1compat.shared.test_flags import rename_benchmark_flag
 class DeviceHook:
     """Remaps device requests of graph ops and counts what it remapped."""
 
-    def __init__(self, device_map: DeviceMap):
+    def __init__(self, device_map: DeviceMap, literal_devices: Iterable[str] = ()):
+        """`literal_devices`: the device strings the script's source spells out; the CPUs
+        their targets need are counted from the start (script_devices.py says why)."""
         self.device_map = device_map
         self.remaps: collections.Counter[tuple[str, str]] = collections.Counter()
         self.highest: dict[str, int] = {}
         self._lock = threading.Lock()
         for index in device_map.explicit_targets("CPU"):
             self._note_target(f"CPU:{index}")
+        for device in literal_devices:
+            mapped = device_map.map(device)
+            if mapped != device:
+                self._note_target(short_device(mapped))
         self._cache: dict[str, str] = {}
 
     def _note_target(self, short: str) -> None:

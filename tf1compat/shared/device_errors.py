@@ -23,6 +23,17 @@ _PATTERNS = (
 )
 
 
+def requested_device(error: BaseException) -> Optional[str]:
+    """The device TF's device-assignment error names ('/device:CPU:2'), or None for any
+    other error."""
+    text = str(error)
+    for pattern in _PATTERNS:
+        match = pattern.search(text)
+        if match:
+            return match.group("device")
+    return None
+
+
 def translate(error: Exception, devices: Iterable[str],
               fix: str = "create the session with soft_placement=True") -> Optional[DeviceError]:
     """A DeviceError for TF's device-assignment error, or None for any other error.
