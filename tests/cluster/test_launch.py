@@ -264,7 +264,7 @@ LISTEN = """
         sock.bind((wildcard, port if family == socket.AF_INET else 0))
         sock.listen()
         print(json.dumps({"family": int(family), "where": sorted(set(
-            bindhost.listening_addresses(sock.getsockname()[1])))}), flush=True)
+            bindhost.listening_addresses(sock.getsockname()[1], os.getpid())))}), flush=True)
         sock.close()
 """
 
@@ -282,13 +282,13 @@ def test_servers_listen_only_on_the_task_host_unless_bind_all(tmp_path):
 
 def test_a_tensorflow_server_listens_only_on_loopback(tmp_path):
     script = write_script(tmp_path, "tf_server.py", """
-        import json
+        import json, os
         from tf1compat import cluster
         from tf1compat.launch import bindhost
         me = cluster.from_environment()
         server = cluster.server(me)
         port = int(me.address().rsplit(":", 1)[1])
-        print(json.dumps(sorted(set(bindhost.listening_addresses(port)))), flush=True)
+        print(json.dumps(sorted(set(bindhost.listening_addresses(port, os.getpid())))), flush=True)
     """)
     result = run_cli("launch", "--workers", "1", str(script), timeout=90,
                      env={"TF_CPP_MIN_LOG_LEVEL": "3"})
@@ -301,3 +301,31 @@ def test_help_warns_about_authentication():
     result = run_cli("launch", "--help", timeout=60)
     assert result.returncode == 0 and "usage: tf1compat launch" in result.stdout
     assert "no authentication" in result.stdout and "--bind-all" in result.stdout
+
+
+def test_the_listening_check_counts_only_the_sockets_of_the_process_it_names():
+    # Another process may listen on the same port number at another address of the machine
+    # (a test's MiniDFS on a node's address): the check of one task must not count it.
+    import subprocess
+    import sys
+
+    from tf1compat.launch import bindhost
+
+    mine = socket.socket()
+    mine.bind(("127.0.0.1", 0))
+    mine.listen()
+    port = mine.getsockname()[1]
+    other = subprocess.Popen(
+        [sys.executable, "-c", "import socket, sys\n"
+         f"s = socket.socket(); s.bind(('127.0.0.2', {port})); s.listen()\n"
+         "print('ready', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert other.stdout.readline().strip() == "ready"
+        assert sorted(bindhost.listening_addresses(port)) == ["127.0.0.1", "127.0.0.2"]
+        assert bindhost.listening_addresses(port, os.getpid()) == ["127.0.0.1"]
+        assert bindhost.listening_addresses(port, other.pid) == ["127.0.0.2"]
+    finally:
+        other.stdin.close()
+        other.wait(timeout=30)
+        mine.close()

@@ -105,8 +105,11 @@ def environment(host: str, env: Optional[Mapping[str, str]] = None) -> dict[str,
             "LD_PRELOAD": f"{preload} {existing}".strip() if existing else preload}
 
 
-def listening_addresses(port: int) -> list[str]:
-    """Where something listens on `port` on this machine (from /proc/net/tcp*), e.g. ['127.0.0.1']."""
+def listening_addresses(port: int, pid: Optional[int] = None) -> list[str]:
+    """Where something listens on `port` on this machine (from /proc/net/tcp*), e.g.
+    ['127.0.0.1']; with `pid`, only the sockets that process holds (another process may listen
+    on the same port number at another address of the machine)."""
+    owned = _socket_inodes(pid) if pid is not None else None
     found = []
     for name, width in (("/proc/net/tcp", 8), ("/proc/net/tcp6", 32)):
         try:
@@ -115,9 +118,11 @@ def listening_addresses(port: int) -> list[str]:
             continue
         for line in lines:
             fields = line.split()
-            local, state = fields[1], fields[3]
+            local, state, inode = fields[1], fields[3], fields[9]
             address, port_hex = local.split(":")
             if state != "0A" or int(port_hex, 16) != port:  # 0A = LISTEN
+                continue
+            if owned is not None and inode not in owned:
                 continue
             raw = bytes.fromhex(address)
             if width == 8:
@@ -126,3 +131,17 @@ def listening_addresses(port: int) -> list[str]:
                 words = b"".join(raw[i:i + 4][::-1] for i in range(0, 16, 4))
                 found.append(socket.inet_ntop(socket.AF_INET6, words))
     return found
+
+
+def _socket_inodes(pid: int) -> set[str]:
+    """The inodes of the sockets process `pid` holds open ('socket:[INODE]' links)."""
+    folder = Path(f"/proc/{pid}/fd")
+    inodes = set()
+    for entry in folder.iterdir() if folder.is_dir() else ():
+        try:
+            target = os.readlink(entry)
+        except OSError:
+            continue  # closed meanwhile
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:["):-1])
+    return inodes
