@@ -38,8 +38,7 @@ TURNS = """
             listening_addresses = None
         if listening_addresses:
             port = int(cluster.task_address(FLAGS.job_name, FLAGS.task_index).rsplit(":", 1)[1])
-            print("script", os.getpid(), "listens on", listening_addresses(port, os.getpid()),
-                  flush=True)
+            print("script", os.getpid(), "listens on", listening_addresses(port), flush=True)
         if FLAGS.job_name == "ps":
             server.join()
         data = np.random.RandomState(FLAGS.task_index).normal(size=(16, 3)).astype("float32")
