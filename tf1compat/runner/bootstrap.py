@@ -122,8 +122,8 @@ DEVICE_FIX = ("rerun with --device-map 'gpu:*=cpu:*' (GPU requests go to the CPU
 def device_fix(error: BaseException, device_map: Sequence[str] = ()) -> str:
     """The flag that fixes a missing-device error: with a device map given, the request went
     to a CPU the session was not split into (--cpus) or to a device no rule covers."""
-    from tf1compat.shared.placement import short_device
     from tf1compat.shared.device_errors import requested_device
+    from tf1compat.shared.placement import short_device
 
     if not device_map:
         return DEVICE_FIX

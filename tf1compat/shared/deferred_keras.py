@@ -4,13 +4,13 @@ its eager load of Keras.
 `import tensorflow` ends by importing Keras' optimizers (`keras.src.optimizers`, or
 `tf_keras.src.optimizers` when TF_USE_LEGACY_KERAS is set, as under `run`) "so that any
 function that needs to happen at load time will trigger", which loads the whole Keras
-package: about a quarter of the CPU time a run takes to start, and of `migrate`'s. It is a try/except ImportError
-in TensorFlow's `__init__`, and `tf.keras` is a lazy module either way, so a TF1 script that
-never touches Keras, and a migration that reads no Keras signature, need not pay for it. While TensorFlow loads, those two module names are
-held as None in `sys.modules` (the import system's own "not importable" mark, which it checks
-before importing the parent package); right after, the marks go, and the first `tf.keras`,
-`tf.layers.Layer` subclass from Keras or `import keras` loads Keras as it would
-have loaded anyway, with its load-time registrations.
+package: about a quarter of the CPU time a run takes to start, and of `migrate`'s. It is a
+try/except ImportError in TensorFlow's `__init__`, and `tf.keras` is a lazy module either way,
+so a TF1 script that never touches Keras, and a migration that reads no Keras signature, need
+not pay for it. While TensorFlow loads, those two module names are held as None in
+`sys.modules` (the import system's own "not importable" mark, which it checks before importing
+the parent package); right after, the marks go, and the first `tf.keras`, Keras layer or
+`import keras` loads Keras as it would have loaded anyway, with its load-time registrations.
 """
 
 from __future__ import annotations

@@ -23,15 +23,17 @@ _PATTERNS = (
 )
 
 
+def _device_error_match(error: BaseException) -> Optional[re.Match]:
+    """The match of TF's device-assignment error in `error`'s text, or None."""
+    text = str(error)
+    return next(filter(None, (pattern.search(text) for pattern in _PATTERNS)), None)
+
+
 def requested_device(error: BaseException) -> Optional[str]:
     """The device TF's device-assignment error names ('/device:CPU:2'), or None for any
     other error."""
-    text = str(error)
-    for pattern in _PATTERNS:
-        match = pattern.search(text)
-        if match:
-            return match.group("device")
-    return None
+    match = _device_error_match(error)
+    return match.group("device") if match else None
 
 
 def translate(error: Exception, devices: Iterable[str],
@@ -43,12 +45,8 @@ def translate(error: Exception, devices: Iterable[str],
       devices: names of the devices that exist (any spelling).
       fix: the first remedy to suggest, in the caller's world.
     """
-    text = str(error)
-    for pattern in _PATTERNS:
-        match = pattern.search(text)
-        if match:
-            break
-    else:
+    match = _device_error_match(error)
+    if match is None:
         return None
     groups = match.groupdict()
     operation = f"operation {groups['op']!r}" if groups.get("op") else "an operation"
