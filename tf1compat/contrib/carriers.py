@@ -39,7 +39,11 @@ TF_SLIM_MODULES = {
 # Contrib modules tf1compat serves itself, whose objects TF 1.15's other contrib modules must
 # share with the script (`learn_runner` checks `isinstance(hparams, hparam_lib.HParams)` against
 # the HParams a script built from `tf.contrib.training.HParams`).
-OWN_MODULES = {f"{_C}training.python.training.hparam": "tf1compat.shared.hparams"}
+# And modules whose kernel library TF 2.21's core took in (`sparse_feature_cross_op`'s second
+# version is core's SparseCross), served on that kernel.
+OWN_MODULES = {f"{_C}training.python.training.hparam": "tf1compat.shared.hparams",
+               f"{_C}layers.python.ops.sparse_feature_cross_op":
+                   "tf1compat.contrib.sparse_feature_cross"}
 # contrib.distributions, which TensorFlow Probability carries on module by module: TF 1.15's
 # module (or package prefix) -> TFP's. Its own code (`mvn_diag`, `bijectors.exp`) and the core
 # distributions it re-exported (`Normal` was tf.distributions.Normal) alike, so that the
@@ -71,6 +75,22 @@ TFP_MOVED = {
 TF_SLIM_LACKS = frozenset({
     f"{_C}framework.python.ops.variables:zero_initializer",
 })
+
+
+# TF 1.15's Keras (`tensorflow.python.keras`), which tf_keras carries on as `tf_keras.src`: the
+# one Keras `run` serves for tf.keras. Its Keras-2 optimizers (`lr=`, `decay=`; contrib.keras'
+# own, never exported as tf.keras') are `optimizer_v1` there.
+_K = "tensorflow.python.keras."
+KERAS_MOVED = {f"{_K}optimizers": "tf_keras.src.optimizers.optimizer_v1"}
+
+
+def keras_home(home: str) -> Optional[str]:
+    """'tensorflow.python.keras.optimizers:SGD' -> 'tf_keras.src.optimizers.optimizer_v1.SGD',
+    or None where the home is not TF 1.15's Keras."""
+    module, _, qualname = home.partition(":")
+    if not module.startswith(_K):
+        return None
+    return f"{KERAS_MOVED.get(module, 'tf_keras.src.' + module[len(_K):])}.{qualname}"
 
 
 def carried_module(module: str) -> Optional[str]:

@@ -23,9 +23,9 @@ import functools
 import os
 from typing import Any, Optional
 
-from tf1compat.contrib import digested, tf115_code
+from tf1compat.contrib import constant_homes, digested, tf115_code
 from tf1compat.contrib.carriers import (  # noqa: F401 - homes' vocabulary, read by its users
-    TF_SLIM_LACKS, TF_SLIM_MODULES, TFP_MODULE_PREFIXES, TFP_MOVED, import_carried,
+    TF_SLIM_LACKS, carried_module, keras_home, TF_SLIM_MODULES, TFP_MODULE_PREFIXES, TFP_MOVED, import_carried,
     probability_home, tf_slim_home)
 from tf1compat.contrib.entries import Entry, Served
 
@@ -46,14 +46,17 @@ SERVED_ALIASES = (("tf.keras.", "tf_keras.api._v1.keras."),
                   ("tf.estimator.", "tf1compat.estimator."))
 # The contrib table's `source` of a name served from here, by what it is served from.
 SOURCES = {"alias": "tf115-alias", "tensorflow": "tf115-home", "tf_slim": "tf-slim",
-           "probability": "tensorflow-probability", "tf115_code": "tf115-source"}
+           "probability": "tensorflow-probability", "tf115_code": "tf115-source",
+           "own": "tf1compat", "tf_keras": "tf-keras"}
 NOTES = {"alias": "the same object as TF 1.15's {record}",
          "tf_slim": "TF 1.15's {record}, carried on by the tf_slim library "
                     "(pip install 'tf1compat[slim]')",
          "probability": "TF 1.15's {record}, carried on by TensorFlow Probability "
                         "(pip install 'tf1compat[probability]')",
          "tensorflow": "TF 1.15's {record}, from TF 2.21's module of that path",
-         "tf115_code": "TF 1.15's {record}, TF 1.15's own source run on TF 2.21's core"}
+         "tf115_code": "TF 1.15's {record}, TF 1.15's own source run on TF 2.21's core",
+         "own": "TF 1.15's {record}, served by tf1compat on TF 2.21's kernels",
+         "tf_keras": "TF 1.15's {record}, carried on by the tf_keras library"}
 
 
 @functools.lru_cache(maxsize=1)
@@ -101,7 +104,7 @@ def targets_of(name: str) -> list[tuple[str, str]]:
     ('tf115_code', 'tf1compat.contrib.from_tf115...') for TF 1.15's own source, or
     ('tensorflow', 'tensorflow.python.module:qualname'); [] where its record names no home
     TF 2.21's side has."""
-    record = records().get(name)
+    record = records().get(name) or _constant_record(name)
     if record is None:
         return []
     found = []
@@ -114,13 +117,25 @@ def targets_of(name: str) -> list[tuple[str, str]]:
             if alias.startswith(prefix):
                 return [*found, ("alias", served + alias[len(prefix):])]
         return [*found, ("alias", "tf.compat.v1." + alias[len("tf."):])]
+    return found + _module_targets(home)
+
+
+def _module_targets(home: str) -> list[tuple[str, str]]:
+    """How the object at TF 1.15's `home` ('module:qualname') is served: from the library
+    that carries its module on, TF 1.15's file run here, or TF 2.21's module of that path."""
+    module, _, qualname = home.partition(":")
     if tf_slim_home(home):
-        found.append(("tf_slim", tf_slim_home(home)))
-    elif tf115_code_home(home):
-        found.append(("tf115_code", tf115_code_home(home)))
-    elif tensorflow_home(home):
-        found.append(("tensorflow", home))
-    return found
+        return [("tf_slim", tf_slim_home(home))]
+    if carried_module(module):  # a module tf1compat serves on TF 2.21's kernels
+        return [("tf_slim" if carried_module(module).startswith("tf_slim.") else "own",
+                 f"{carried_module(module)}.{qualname}")]
+    if keras_home(home):
+        return [("tf_keras", keras_home(home))]
+    if tf115_code_home(home):
+        return [("tf115_code", tf115_code_home(home))]
+    if tensorflow_home(home):
+        return [("tensorflow", home)]
+    return []
 
 
 def target_of(name: str) -> Optional[tuple[str, str]]:
@@ -129,8 +144,18 @@ def target_of(name: str) -> Optional[tuple[str, str]]:
     return found[0] if found else None
 
 
+def _constant_record(name: str) -> Optional[dict[str, str]]:
+    """A record for a contrib constant (`layers.OPTIMIZER_CLS_NAMES`: named in capitals, as
+    TensorFlow names its constants), which the records, made of `__module__`s, lack."""
+    constant = name.rpartition(".")[2]
+    if not constant[:1].isupper() or constant.upper() != constant:
+        return None
+    home = constant_homes.home_of(name)
+    return {"home": home} if home else None
+
+
 def note_of(name: str, kind: str) -> str:
-    record = records()[name]
+    record = records().get(name) or _constant_record(name)
     return NOTES[kind].format(record=record.get("alias") or record["home"])
 
 
@@ -177,7 +202,8 @@ def home_entry(name: str, ours: frozenset[str] = frozenset()) -> Optional[Entry]
     1.15's copy of that module: it would not mix with ours (TF 1.15's
     `ScheduledEmbeddingTrainingHelper` subclasses its own `TrainingHelper`, no `Helper` of
     tf1compat's `BasicDecoder`)."""
-    home_module, _, qualname = records().get(name, {}).get("home", "").partition(":")
+    home_module, _, qualname = (records().get(name) or _constant_record(name) or {}
+                                ).get("home", "").partition(":")
     replaced_here = {home.partition(":")[2] for home in ours
                      if home.partition(":")[0] == home_module}
     for kind, target in targets_of(name):

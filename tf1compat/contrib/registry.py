@@ -30,7 +30,7 @@ import functools
 import importlib
 from typing import Any, Optional
 
-from tf1compat.contrib.carriers import import_carried
+from tf1compat.contrib.carriers import OWN_MODULES, import_carried
 from tf1compat.shared.module_view import ModuleView
 from tf1compat.contrib.paths import MODULE_FILES, at_module_file, public_name
 from tf1compat.contrib import homes, module_names, tf115_code
@@ -140,6 +140,7 @@ def lookup(name: str) -> Optional[Entry]:
     that home is here: TensorFlow's upgrade table sends some (`layers.group_norm`) to
     TensorFlow Addons, which has no release for TF 2.21, where tf_slim still has them.
     """
+    name = canonical_name(name)
     entry = table().get(name)
     if entry is None or (entry.served is Served.UNSUPPORTED and entry.source == "tf_upgrade_v2"):
         found = homes.home_entry(name, replaced_homes())
@@ -256,10 +257,26 @@ def missing_home(entry: Entry) -> Optional[str]:
     return None
 
 
+# Namespaces TF 1.15 bound under two names: `tf.contrib.keras` *is* the package
+# `tensorflow.contrib.keras.api.keras` (its __init__ star-imports it), so
+# `tf.contrib.keras.api.keras.layers` is `tf.contrib.keras.layers`.
+NAMESPACE_ALIASES = {"keras.api.keras": "keras"}
+_ALIAS_PARENTS = frozenset(alias.rpartition(".")[0] for alias in NAMESPACE_ALIASES)
+
+
+def canonical_name(name: str) -> str:
+    """'keras.api.keras.layers.Dense' -> 'keras.layers.Dense'; other names as they are."""
+    for alias, canonical in NAMESPACE_ALIASES.items():
+        if name == alias or name.startswith(alias + "."):
+            return canonical + name[len(alias):]
+    return name
+
+
 def is_namespace(name: str) -> bool:
     """Whether `contrib.<name>` is a module holding known names ('layers', 'framework.nest')."""
+    name = canonical_name(name)
     prefix = name + "."
-    return name in MODULES or name in homes.namespaces() or name in tf115_code.WHOLE_PACKAGES or \
+    return name in _ALIAS_PARENTS or name in MODULES or name in homes.namespaces() or name in tf115_code.WHOLE_PACKAGES or \
         any(key.startswith(prefix) for key in table())
 
 
@@ -269,7 +286,7 @@ def attribute(namespace: str, name: str) -> Any:
         raise AttributeError(name)
     if name == "python":  # contrib's source tree: tensorflow.contrib.X.python.ops...
         return deep_module(f"{namespace}.python")
-    full = f"{namespace}.{name}"
+    full = canonical_name(f"{namespace}.{name}")
     if lookup(full) is None and is_namespace(full):
         return namespace_module(full)
     return with_tf115_parameters(full, resolve(full))
@@ -288,6 +305,7 @@ def with_tf115_parameters(name: str, value: Any) -> Any:
 @functools.lru_cache(maxsize=None)
 def namespace_module(name: str) -> Any:
     """A module for a contrib namespace tf1compat has no file for ('data', 'framework.nest')."""
+    name = canonical_name(name)
     if name in MODULES:
         return importlib.import_module(f"tf1compat.contrib.{name}")
     if name in tf115_code.WHOLE_PACKAGES:
@@ -366,6 +384,11 @@ def deep_attribute(raw: str) -> Any:
       ContribError: the public name it stands for is not served (the message names it,
         the path as written, and what to use instead when known).
     """
+    owner, _, item = raw.rpartition(".")
+    if f"tensorflow.contrib.{owner}" in OWN_MODULES:  # a module file tf1compat serves itself
+        served = importlib.import_module(OWN_MODULES[f"tensorflow.contrib.{owner}"])
+        if hasattr(served, item):
+            return getattr(served, item)
     if homes.target_of(raw) is not None and lookup(raw) is not None:
         # a name TF 1.15 listed at this path (quantization.python.Abs)
         return with_tf115_parameters(raw, resolve(raw))

@@ -31,6 +31,7 @@ import types
 from pathlib import Path
 from typing import Any, Optional
 
+from tf1compat.contrib import absent_modules, tf115_protos
 from tf1compat.contrib.carriers import carried_module
 from tf1compat.contrib.paths import MODULE_FILES
 from tf1compat.contrib.tf115_source import source_root
@@ -46,14 +47,17 @@ PREFIX = PACKAGE + "."
 # a factory, has no home of its own to be found by).
 WHOLE_PACKAGES = frozenset({
     "bayesflow", "copy_graph", "graph_editor", "grid_rnn", "integrate", "labeled_tensor",
-    "solvers", "sparsemax", "testing",
+    "solvers", "sparsemax", "specs", "testing",
 })
+# Whole packages whose public name is one of their subpackages: TF 1.15's contrib/__init__.py
+# binds `specs` to `tensorflow.contrib.specs.python` (the package's own __init__ is empty).
+PUBLIC_SUBPACKAGES = {"specs": "specs.python"}
 _unavailable: dict[str, str] = {}  # package -> why it could not be loaded
 
 
 def whole_package_module(name: str) -> str:
     """Where TF 1.15's `tf.contrib.<name>` (one of WHOLE_PACKAGES) runs here."""
-    return f"{PREFIX}contrib.{name}"
+    return f"{PREFIX}contrib.{PUBLIC_SUBPACKAGES.get(name, name)}"
 
 
 def served_module(tf115_module: str) -> Optional[str]:
@@ -107,6 +111,10 @@ def _tf115_import(name, globals=None, locals=None, fromlist=(), level=0):
         return _PackageView(name, fromlist)
     if name == "tensorflow":
         return tensorflow_v1()
+    if fromlist and all(f"{name}.{item}" in absent_modules.MODULES for item in fromlist):
+        # from tensorflow.tools import graph_transforms: gone from TF 2.21's package
+        return types.SimpleNamespace(**{item: absent_modules.MODULES[f"{name}.{item}"]
+                                        for item in fromlist})
     return builtins.__import__(name, globals, locals, fromlist, level)
 
 
@@ -188,6 +196,9 @@ class _Tf115File(importlib.abc.Loader):
     def exec_module(self, module: types.ModuleType) -> None:
         path = module.__spec__.origin
         module.__dict__["__builtins__"] = _BUILTINS
+        if path.endswith("_pb2.py"):  # protoc's output of 2019, which today's protobuf refuses
+            tf115_protos.exec_generated(module, path, Path(path).read_text(encoding="utf-8"))
+            return
         code = compile(Path(path).read_text(encoding="utf-8"), path, "exec")
         exec(code, module.__dict__)  # noqa: S102 - TF 1.15's own file, checked by its digest
 

@@ -1,0 +1,33 @@
+"""TensorFlow 1.15 modules outside contrib that TF 2.21's package no longer ships, as TF 1.15's
+contrib files import them.
+
+contrib.learn's `Estimator` imports `meta_graph_transform`, which imports the Graph Transform
+Tool's Python wrapper (`tensorflow.tools.graph_transforms`) at load time and calls it only when
+an export asks for graph transforms. TF 2.21's pip package has no such tool: the module here
+lets the importing file load, and a call says what is missing and what to do instead.
+"""
+
+from __future__ import annotations
+
+import types
+
+from tf1compat.shared.errors import Tf1CompatError
+
+
+class AbsentTool(Tf1CompatError, NotImplementedError):
+    """A TF 1.15 tool TF 2.21's package does not ship."""
+
+
+def _transform_graph(input_graph_def, inputs, outputs, transforms):
+    raise AbsentTool(
+        f"TransformGraph(transforms={transforms!r}): TF 1.15's Graph Transform Tool "
+        "(tensorflow.tools.graph_transforms) is not part of TF 2.21's package; export "
+        "without graph transforms, or run them with TF 1.15's transform_graph binary")
+
+
+graph_transforms = types.ModuleType(
+    "tensorflow.tools.graph_transforms", "TF 1.15's Graph Transform Tool, absent in TF 2.21")
+graph_transforms.TransformGraph = _transform_graph
+
+# TF 1.15's module -> its stand-in here
+MODULES = {"tensorflow.tools.graph_transforms": graph_transforms}
