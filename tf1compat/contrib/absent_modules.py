@@ -3,8 +3,10 @@ contrib files import them.
 
 contrib.learn's `Estimator` imports `meta_graph_transform`, which imports the Graph Transform
 Tool's Python wrapper (`tensorflow.tools.graph_transforms`) at load time and calls it only when
-an export asks for graph transforms. TF 2.21's pip package has no such tool: the module here
-lets the importing file load, and a call says what is missing and what to do instead.
+an export asks for graph transforms; contrib.tfprof's `model_analyzer` re-exports the profiler's
+`ProfileContext` beside its option constants and functions. TF 2.21's package has neither: the
+module here lets the importing file load, and a call says what is missing and what to do
+instead.
 """
 
 from __future__ import annotations
@@ -25,9 +27,24 @@ def _transform_graph(input_graph_def, inputs, outputs, transforms):
         "without graph transforms, or run them with TF 1.15's transform_graph binary")
 
 
+class ProfileContext:
+    """TF 1.15's `tensorflow.python.profiler.profile_context.ProfileContext`, absent in TF 2.21."""
+
+    def __init__(self, *args, **kwargs):
+        raise AbsentTool(
+            "ProfileContext: TF 1.15's profiling context (tensorflow.python.profiler."
+            "profile_context) is not part of TF 2.21; profile a step with "
+            "tf.compat.v1.profiler.profile(graph, run_meta=...) or tf.profiler.experimental")
+
+
+profile_context = types.ModuleType(
+    "tensorflow.python.profiler.profile_context", "TF 1.15's ProfileContext, absent in TF 2.21")
+profile_context.ProfileContext = ProfileContext
+
 graph_transforms = types.ModuleType(
     "tensorflow.tools.graph_transforms", "TF 1.15's Graph Transform Tool, absent in TF 2.21")
 graph_transforms.TransformGraph = _transform_graph
 
 # TF 1.15's module -> its stand-in here
-MODULES = {"tensorflow.tools.graph_transforms": graph_transforms}
+MODULES = {"tensorflow.tools.graph_transforms": graph_transforms,
+           "tensorflow.python.profiler.profile_context": profile_context}

@@ -25,7 +25,7 @@ from typing import Any, Optional
 
 from tf1compat.contrib import constant_homes, digested, tf115_code
 from tf1compat.contrib.carriers import (  # noqa: F401 - homes' vocabulary, read by its users
-    TF_SLIM_LACKS, carried_module, keras_home, TF_SLIM_MODULES, TFP_MODULE_PREFIXES, TFP_MOVED, import_carried,
+    OWN_MODULES, TF_SLIM_LACKS, keras_home, TF_SLIM_MODULES, TFP_MODULE_PREFIXES, TFP_MOVED, import_carried,
     probability_home, tf_slim_home)
 from tf1compat.contrib.entries import Entry, Served
 
@@ -126,9 +126,8 @@ def _module_targets(home: str) -> list[tuple[str, str]]:
     module, _, qualname = home.partition(":")
     if tf_slim_home(home):
         return [("tf_slim", tf_slim_home(home))]
-    if carried_module(module):  # a module tf1compat serves on TF 2.21's kernels
-        return [("tf_slim" if carried_module(module).startswith("tf_slim.") else "own",
-                 f"{carried_module(module)}.{qualname}")]
+    if module in OWN_MODULES:  # a module tf1compat serves itself (on TF 2.21's kernels)
+        return [("own", f"{OWN_MODULES[module]}.{qualname}")]
     if keras_home(home):
         return [("tf_keras", keras_home(home))]
     if tf115_code_home(home):

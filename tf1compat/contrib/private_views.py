@@ -51,6 +51,42 @@ def _tf1_home(module: str, name: str) -> Any:
 
 
 @functools.lru_cache(maxsize=None)
-def view_of(module: str) -> PrivateModuleView:
-    """The view of TensorFlow's module `module` (ImportError when TF 2.21 has no such module)."""
+class MovedModuleView(ModuleView):
+    """A TF 1.15 module TF 2.21 moved whole (`training.tracking.util` is `checkpoint.
+    checkpoint`): its names read from the modules that hold them now, in the declared order
+    (`runner.private_paths.moved`); a package whose modules all moved is a namespace of their
+    views (`training.tracking`)."""
+
+    def __init__(self, name: str, targets: tuple[str, ...]):
+        super().__init__(name, importlib.import_module(targets[0]) if targets else None)
+        self._view_set("_moved_to", targets)
+        self.__path__ = []
+
+    def _view_attribute(self, name: str) -> Any:
+        from tf1compat.runner.private_paths import moved
+
+        submodule = f"{self.__name__}.{name}"
+        if moved.moved_to(submodule) is not None:
+            return view_of(submodule)
+        for target in self._moved_to[1:]:
+            holder = importlib.import_module(target)
+            if hasattr(holder, name):
+                return getattr(holder, name)
+        return TARGET
+
+
+def view_of(module: str) -> ModuleView:
+    """The view of TensorFlow's module `module` (ImportError when TF 2.21 has no such module,
+    at that path or where it moved)."""
+    from tf1compat.runner.private_paths import moved
+
+    if moved.moved_to(module) is not None or moved.is_moved_package(module):
+        return _moved_view(module)
     return PrivateModuleView(importlib.import_module(module))
+
+
+@functools.lru_cache(maxsize=None)
+def _moved_view(module: str) -> MovedModuleView:
+    from tf1compat.runner.private_paths import moved
+
+    return MovedModuleView(module, moved.moved_to(module) or ())

@@ -287,7 +287,7 @@ UNSUPPORTED: dict[str, str] = {
     "cudnn_rnn.CudnnGRU": "needs a GPU with cuDNN; on CPU use "
                           "tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell (served) or "
                           "tf.keras.layers.GRU",
-    "learn": "tf.contrib.learn has no successor in TF 2.21: rewrite the model with "
+    "learn": "this part of tf.contrib.learn has no successor in TF 2.21: rewrite the model with "
              "tf.compat.v1 graph code, tf.estimator (served by tf1compat.estimator) or Keras",
 }
 

@@ -102,6 +102,8 @@ def _tf115_import(name, globals=None, locals=None, fromlist=(), level=0):
             return own
         # a namespace tf1compat serves
         return importlib.import_module("tf1compat.contrib." + name[len("tensorflow.contrib."):])
+    if name in absent_modules.MODULES and fromlist:  # gone from TF 2.21's package
+        return absent_modules.MODULES[name]
     if name.startswith("tensorflow.python.estimator") and fromlist:
         # TF 1.15's tensorflow.python.estimator was tensorflow-estimator under another name
         from tf1compat.estimator.tf115_modules import estimator_module
@@ -164,11 +166,15 @@ class _PackageView(ModuleView):
     def __init__(self, name: str, fromlist) -> None:
         from tf1compat.contrib.private_views import view_of
 
+        from tf1compat.runner.private_paths import moved
+
         view = view_of(name)
         super().__init__(name, view)
         is_package = hasattr(view._view_target(), "__path__")
         for item in fromlist:
-            if is_package and item != "*" and \
+            if moved.moved_to(f"{name}.{item}") is not None:  # training_ops, tracking.base
+                self._view_set(item, view_of(f"{name}.{item}"))
+            elif is_package and item != "*" and \
                     importlib.util.find_spec(f"{name}.{item}") is not None:
                 self._view_set(item, view_of(f"{name}.{item}"))
 

@@ -36,6 +36,12 @@ class EstimatorModule(ModuleView):
 
     def _view_attribute(self, name: str) -> Any:
         real = self._view_target()
+        if not hasattr(real, name) and hasattr(real, "__path__") and not name.startswith("_"):
+            # a module of the package not imported yet (`from ... import estimator_lib`)
+            try:
+                return estimator_module(f"{self.__name__}.{name}")
+            except EstimatorModuleError:
+                pass
         value = getattr(real, name)
         if isinstance(value, types.ModuleType) and value.__name__ == f"{real.__name__}.{name}":
             return estimator_module(f"{self.__name__}.{name}")

@@ -20,7 +20,7 @@ from typing import Any, Callable, Optional
 
 from tf1compat.contrib.entries import Served
 from tf1compat.estimator.tf115_modules import estimator_module, is_estimator_module
-from tf1compat.runner.private_paths import homes, table
+from tf1compat.runner.private_paths import homes, moved, table
 from tf1compat.runner import served, tf115_signatures
 from tf1compat.shared.module_view import module_dict
 from tf1compat.shared.errors import Tf1CompatError
@@ -100,6 +100,10 @@ class PrivateTree:
         `tensorflow.python.estimator` modules are tensorflow-estimator's (`estimator_module`)."""
         if is_estimator_module(name):
             return estimator_module(name)
+        if moved.moved_to(name) is not None or moved.is_moved_package(name):
+            from tf1compat.contrib.private_views import view_of  # moved whole in TF 2
+
+            return view_of(name)
         served = contrib_module(name)
         if served is not None:
             return served
@@ -176,7 +180,8 @@ class PrivateTree:
         a plain import gives the TF1 `tensorflow` (its parts are read as attributes,
         through the views) and a `from` import the module's view.
         """
-        if is_estimator_module(name) or contrib_module(name) is not None:
+        if is_estimator_module(name) or contrib_module(name) is not None or \
+                moved.moved_to(name) is not None or moved.is_moved_package(name):
             module = self.module(name)
             return module if fromlist else self.root
         try:

@@ -127,8 +127,11 @@ class PrivatePathsRule(Rule):
         from tf1compat.estimator.tf115_modules import is_estimator_module
         from tf1compat.runner.private_modules import contrib_module
 
-        def served_whole(name: str) -> bool:
-            return is_estimator_module(name) or contrib_module(name) is not None
+        from tf1compat.runner.private_paths import moved
+
+        def served_whole(name: str) -> bool:  # also a module TF 2 moved whole (`training_ops`)
+            return is_estimator_module(name) or contrib_module(name) is not None or \
+                moved.moved_to(name) is not None or moved.is_moved_package(name)
 
         if isinstance(imp, cst.ImportFrom):
             module = from_module(imp)

@@ -22,7 +22,7 @@ import types
 from typing import Any, Callable, Optional
 
 from tf1compat.contrib.entries import Served
-from tf1compat.runner.private_paths import table
+from tf1compat.runner.private_paths import moved, table
 from tf1compat.shared.errors import Tf1CompatError
 
 V1 = "tf.compat.v1."
@@ -85,6 +85,8 @@ def submodule(module: str, name: str) -> Optional[str]:
     TF 1.15's listing decides (`tensorflow.python.compat` was `tensorflow.python.util.compat`);
     for a name it does not have, TF 2.21's module or package does.
     """
+    if moved.moved_to(f"{module}.{name}") is not None:  # TF 2 moved it whole (`training_ops`)
+        return f"{module}.{name}"
     entry = table.tf1_name(module, name)
     if entry is not None:
         return entry.defined_in if entry.kind == "module" else None
@@ -97,6 +99,17 @@ def submodule(module: str, name: str) -> Optional[str]:
         if table.is_module(candidate) or import_quietly(candidate) is not None:
             return candidate
     return None
+
+
+def _moved_home(module: str, name: str) -> Home:
+    """`<module>.<name>` of a module TF 2 moved whole: where TF 2.21 holds it now."""
+    for target in moved.moved_to(module):
+        value = getattr(import_quietly(target), name, MISSING)
+        if value is not MISSING:
+            return Home(Served.MAPPED, f"{target}.{name}",
+                        f"TF 2 moved TF 1.15's {module} to {target}", value)
+    return Home(Served.UNSUPPORTED, "", f"TF 2 moved TF 1.15's {module} to "
+                f"{', '.join(moved.moved_to(module))}, which hold no {name!r}")
 
 
 def _v1_order(entry: table.Tf1Name) -> list[str]:
@@ -127,6 +140,8 @@ def find(module: str, name: str, walk: Callable[[str], Any]) -> Home:
     entry = table.tf1_name(module, name)
     real_module = import_quietly(module)
     real = getattr(real_module, name, MISSING) if real_module is not None else MISSING
+    if entry is None and moved.moved_to(module) is not None:
+        return _moved_home(module, name)
     if entry is None:
         if real is not MISSING:
             return Home(Served.NATIVE, f"{module}.{name}", "not in TF 1.15's module; TF 2.21's", real)
