@@ -64,11 +64,14 @@ def test_a_home_this_machine_lacks_stays_unsupported_and_says_why():
     assert registry.lookup("framework.zero_initializer") is None
     with pytest.raises(registry.ContribError, match="tf.contrib.framework.zero_initializer"):
         registry.resolve("framework.zero_initializer")
-    # TF 1.15's own module that TF 2.21 no longer has: looked up, not served
+    # TF 1.15's own module that TF 2 moved whole: served from where it went (distribute_lib)
+    from tensorflow.python.distribute import distribute_lib
+
     record = homes.records()["distribute.get_cross_replica_context"]
     assert record["home"].startswith("tensorflow.python.distribute.distribution_strategy_context")
-    assert registry.lookup("distribute.get_cross_replica_context") is None or \
-        registry.lookup("distribute.get_cross_replica_context").source != "tf115-home"
+    assert registry.lookup("distribute.get_cross_replica_context").source == "tf115-home"
+    assert registry.resolve("distribute.get_cross_replica_context") is \
+        distribute_lib.get_cross_replica_context
 
 
 def test_the_table_s_own_entries_come_first():
