@@ -7,8 +7,9 @@
   its second version is TF 2.21's core `SparseCross` (`tf1compat.contrib.sparse_feature_cross`),
   and the module constants (`SPARSE_FEATURE_CROSS_DEFAULT_HASH_KEY`) come from the file that
   assigns them;
-- contrib.learn's estimators, whose export module reads TF 1.15's generated `manifest_pb2.py`
-  (loaded on today's protobuf) and the Graph Transform Tool's wrapper (absent from TF 2.21);
+- contrib.learn's estimators (premade, and the script's own `model_fn` returning `ModelFnOps`,
+  through `SKCompat`), whose export module reads TF 1.15's generated `manifest_pb2.py` (loaded
+  on today's protobuf) and the Graph Transform Tool's wrapper (absent from TF 2.21);
 - `tf.contrib.keras.api.keras.*`, the package `tf.contrib.keras` was, and contrib.keras' own
   Keras-2 optimizers, carried on by tf_keras.
 """
@@ -95,12 +96,40 @@ learned = {"metrics": sorted(metrics), "steps": int(metrics["global_step"]),
            "predicted": [int(value) in (0, 1) for value in predicted]}
 shutil.rmtree(model_dir)
 print("RESULT " + json.dumps(learned, sort_keys=True))
+
+# a contrib.learn Estimator of the script's own model_fn, through SKCompat and the deep import
+# path 2017's tutorials used; weights from a constant, so its numbers are TF 1.15's
+from tensorflow.contrib.learn.python.learn.estimators import model_fn as model_fn_lib
+
+
+def linear_model_fn(features, targets, mode, params):
+    weights = tf.get_variable("w", [4, 1], initializer=tf.constant_initializer(0.1))
+    predicted = tf.squeeze(tf.matmul(features, weights), 1)
+    loss = tf.losses.mean_squared_error(targets, predicted)
+    train = tf.contrib.layers.optimize_loss(loss, tf.contrib.framework.get_global_step(),
+                                            learning_rate=params["lr"], optimizer="SGD")
+    return model_fn_lib.ModelFnOps(mode=mode, predictions={"y": predicted}, loss=loss,
+                                   train_op=train)
+
+
+inputs = np.arange(32, dtype=np.float32).reshape(8, 4) / 32.0
+targets = inputs.sum(axis=1)
+model_dir = tempfile.mkdtemp()
+custom = tf.contrib.learn.Estimator(model_fn=linear_model_fn, params={"lr": 0.1},
+                                    model_dir=model_dir)
+wrapped = tf.contrib.learn.SKCompat(custom)
+wrapped.fit(inputs, targets, batch_size=8, steps=5)
+print("RESULT " + json.dumps({
+    "loss": float(custom.evaluate(x=inputs, y=targets, steps=1)["loss"]),
+    "predicted": wrapped.predict(inputs)["y"].tolist(),
+    "modes": [tf.contrib.learn.ModeKeys.TRAIN, tf.contrib.learn.ModeKeys.INFER]}))
+shutil.rmtree(model_dir)
 '''
 
 
 def test_specs_feature_columns_learn_and_keras_api_three_ways(tmp_path):
     expected, under_run, migrated = three_ways(tmp_path, PROGRAM)
-    assert len(expected) == 2
+    assert len(expected) == 3
     assert expected[0]["strings"] == ["red_X_a", "blue_X_b", "blue_X_c"]
     assert "columns/weighted_sum_from_feature_columns/color_X_word/weights" in \
         expected[0]["variables"]

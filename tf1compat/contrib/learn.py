@@ -1,11 +1,11 @@
-"""`tf.contrib.learn`: the little of it that outlives its Estimator framework.
+"""`tf.contrib.learn`: TF 1.15's own, run from its source, but for two pieces.
 
-`ModeKeys` (the mode names model functions compare against) and the MNIST reader
-(`learn.datasets.mnist`, see `tf1compat.tutorials.mnist`) are tf1compat's. `RunConfig`,
-`Experiment` and `learn_runner` (the experiment loop of Google's 2017-18 estimator tutorials)
-are TF 1.15's own, run from its source on tensorflow-estimator's core `RunConfig` (see
-`RunConfig` below). contrib.learn's own Estimators, monitors and kernels have no successor in
-TF 2.21, and reading one raises an error that says so.
+The MNIST reader (`learn.datasets.mnist`, see `tf1compat.tutorials.mnist`) is tf1compat's.
+`RunConfig` is TF 1.15's class given the fields tensorflow-estimator added to the core
+`RunConfig` it extends since (see `run_config_class`). Everything else (`Estimator`,
+`DNNClassifier`, `ModelFnOps`, `ModeKeys`, `Experiment`, `learn_runner`, the monitors) is TF
+1.15's own code (`tf1compat.contrib.tf115_code`); a name whose module does not load on TF 2.21
+raises an error that says so.
 """
 
 from __future__ import annotations
@@ -15,22 +15,8 @@ from typing import Any
 
 from tf1compat.contrib import registry, tf115_code
 
-__all__ = ["ModeKeys", "RunConfig"]
+__all__ = ["RunConfig"]
 _RUN_CONFIG = f"{tf115_code.PREFIX}contrib.learn.python.learn.estimators.run_config.RunConfig"
-
-
-class ModeKeys:
-    """contrib.learn's mode names: 'train', 'eval', 'infer' (tf.estimator's PREDICT is 'infer')."""
-
-    TRAIN = "train"
-    EVAL = "eval"
-    INFER = "infer"
-
-    @classmethod
-    def validate(cls, key) -> None:
-        """Raises ValueError unless `key` is one of the three mode names."""
-        if key not in (cls.TRAIN, cls.EVAL, cls.INFER):
-            raise ValueError(f"Invalid mode {key}.")
 
 
 @functools.lru_cache(maxsize=1)

@@ -21,6 +21,21 @@ _KEPT_SUBPACKAGES = {"slim": ("nets",), "learn": ("datasets", "preprocessing")}
 _NAMED_MODULES = {"eager": {"tfe": "", "metrics": "metrics", "metrics_impl": "metrics"}}
 
 
+# Namespaces TF 1.15 bound under two names: `tf.contrib.keras` *is* the package
+# `tensorflow.contrib.keras.api.keras` (its __init__ star-imports it), so
+# `tf.contrib.keras.api.keras.layers` is `tf.contrib.keras.layers`.
+NAMESPACE_ALIASES = {"keras.api.keras": "keras"}
+ALIAS_PARENTS = frozenset(alias.rpartition(".")[0] for alias in NAMESPACE_ALIASES)
+
+
+def canonical_name(name: str) -> str:
+    """'keras.api.keras.layers.Dense' -> 'keras.layers.Dense'; other names as they are."""
+    for alias, canonical in NAMESPACE_ALIASES.items():
+        if name == alias or name.startswith(alias + "."):
+            return canonical + name[len(alias):]
+    return name
+
+
 def public_name(raw: str) -> str:
     """The public `tf.contrib` name of a path under `tensorflow.contrib.` ('layers.flatten').
 

@@ -32,7 +32,8 @@ from typing import Any, Optional
 
 from tf1compat.contrib.carriers import OWN_MODULES, import_carried
 from tf1compat.shared.module_view import ModuleView
-from tf1compat.contrib.paths import MODULE_FILES, at_module_file, public_name
+from tf1compat.contrib.paths import (ALIAS_PARENTS, MODULE_FILES, at_module_file, canonical_name,
+                                     public_name)
 from tf1compat.contrib import homes, module_names, tf115_code
 from tf1compat.contrib.entries import (  # noqa: F401 - the table's vocabulary, read by its users
     Entry, Served, import_dotted)
@@ -257,26 +258,11 @@ def missing_home(entry: Entry) -> Optional[str]:
     return None
 
 
-# Namespaces TF 1.15 bound under two names: `tf.contrib.keras` *is* the package
-# `tensorflow.contrib.keras.api.keras` (its __init__ star-imports it), so
-# `tf.contrib.keras.api.keras.layers` is `tf.contrib.keras.layers`.
-NAMESPACE_ALIASES = {"keras.api.keras": "keras"}
-_ALIAS_PARENTS = frozenset(alias.rpartition(".")[0] for alias in NAMESPACE_ALIASES)
-
-
-def canonical_name(name: str) -> str:
-    """'keras.api.keras.layers.Dense' -> 'keras.layers.Dense'; other names as they are."""
-    for alias, canonical in NAMESPACE_ALIASES.items():
-        if name == alias or name.startswith(alias + "."):
-            return canonical + name[len(alias):]
-    return name
-
-
 def is_namespace(name: str) -> bool:
     """Whether `contrib.<name>` is a module holding known names ('layers', 'framework.nest')."""
     name = canonical_name(name)
     prefix = name + "."
-    return name in _ALIAS_PARENTS or name in MODULES or name in homes.namespaces() or name in tf115_code.WHOLE_PACKAGES or \
+    return name in ALIAS_PARENTS or name in MODULES or name in homes.namespaces() or name in tf115_code.WHOLE_PACKAGES or \
         any(key.startswith(prefix) for key in table())
 
 
@@ -400,6 +386,8 @@ def deep_attribute(raw: str) -> Any:
         return with_tf115_parameters(public, resolve(public))
     if is_namespace(public):
         return namespace_module(public)
-    if at_module_file(raw):
+    if at_module_file(raw) or tf115_code.in_source_tree(raw):
+        # `learn.python.learn.estimators`: a folder or file of TF 1.15's tree, whose names
+        # resolve by their public names (or from TF 1.15's file)
         return deep_module(raw)
     raise ContribError(public, f"(written tensorflow.contrib.{raw}) " + hint(public))

@@ -97,7 +97,7 @@ REPLACED: dict[str, tuple[str, ...]] = {
     "slim": ("prefetch_queue", "prefetch_queue.prefetch_queue"),
     "cudnn_rnn": ("CudnnCompatibleLSTMCell", "CudnnCompatibleGRUCell"),
     "training": ("HParams",),
-    "learn": ("ModeKeys", "RunConfig"),
+    "learn": ("RunConfig",),
     # TensorFlow Probability's divergences and core's, from one function (as TF 1.15's)
     "distributions": ("kl_divergence", *DISTRIBUTIONS_CONSTANTS),
     "opt": ("LazyAdamOptimizer", "NadamOptimizer", "LARSOptimizer", "AdamWOptimizer",

@@ -260,6 +260,18 @@ def package(name: str) -> Optional[types.ModuleType]:
         return None
 
 
+def in_source_tree(raw: str) -> bool:
+    """Whether TF 1.15's contrib source has a package or module file at `tensorflow.contrib.
+    <raw>` ('learn.python.learn.estimators'); False where the source is not here."""
+    from tf1compat.contrib.tf115_source import SourceUnavailable
+
+    try:
+        base = source_root().joinpath("contrib", *raw.split("."))
+    except SourceUnavailable:
+        return False
+    return (base / "__init__.py").is_file() or base.with_suffix(".py").is_file()
+
+
 def unavailable(name: str) -> Optional[str]:
     """Why TF 1.15's package `name` could not be served from its source, or None."""
     return _unavailable.get(name)
