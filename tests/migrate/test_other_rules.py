@@ -111,7 +111,7 @@ def test_a_queue_chain_left_as_is_is_reported_once_with_its_reason():
 def test_no_tf2_path_notes_for_what_stays_compat_only():
     code = ("import tensorflow as tf\n"
             "sv = tf.compat.v1.train.Supervisor(logdir='x')\n"
-            "est = tf.contrib.learn.Estimator()\n")
+            "est = tf.contrib.learn.TensorFlowEstimator()\n")  # older than TF 1.15
     _, findings = apply_rules(code, "tf1compat")
     notes = {f.line: f.message for f in findings if f.rule == "no-tf2-path"}
     assert "session supervision" in notes[2]

@@ -47,7 +47,7 @@ SERVED_ALIASES = (("tf.keras.", "tf_keras.api._v1.keras."),
 # The contrib table's `source` of a name served from here, by what it is served from.
 SOURCES = {"alias": "tf115-alias", "tensorflow": "tf115-home", "tf_slim": "tf-slim",
            "probability": "tensorflow-probability", "tf115_code": "tf115-source",
-           "own": "tf1compat", "tf_keras": "tf-keras"}
+           "own": "tf1compat-on-core", "tf_keras": "tf-keras"}
 NOTES = {"alias": "the same object as TF 1.15's {record}",
          "tf_slim": "TF 1.15's {record}, carried on by the tf_slim library "
                     "(pip install 'tf1compat[slim]')",
