@@ -28,6 +28,14 @@ TF115_ONLY_PATHS = {
                                    "that library (tf1compat.runner.private_modules)",
     "tensorflow.python.distribute.all_reduce": "TF 1.15's graph-built all-reduce, served by "
                                                "tf1compat.contrib.graph_all_reduce",
+    **{f"tensorflow.python.{path}": "a TF 1.15 module TF 2 moved whole, served at its old path "
+                                    "(tf1compat.runner.private_paths.moved)"
+       for path in ("training.tracking", "training.training_ops",
+                    "distribute.distribution_strategy_context")},
+    **{path: "a TF 1.15 module TF 2.21's package does not ship, a stand-in that refuses when "
+             "called (tf1compat.contrib.absent_modules)"
+       for path in ("tensorflow.tools.graph_transforms",
+                    "tensorflow.python.profiler.profile_context")},
 }
 DOTTED = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)+$")
 

@@ -35,7 +35,7 @@ def sparse_feature_cross(inputs, hashed_output=False, num_buckets=0, name=None,
       UnhashableCross: `hashed_output=True` with no `hash_key`.
     """
     import tensorflow as tf
-    from tensorflow.python.ops import gen_sparse_ops
+    from tensorflow.python.ops import gen_sparse_ops  # declared: tf_internals.CONTRIB_SPARSE_CROSS
 
     if not isinstance(inputs, list):
         raise TypeError("Inputs must be a list")

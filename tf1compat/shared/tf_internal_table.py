@@ -355,6 +355,35 @@ UPGRADE_TOOL = TfInternal(
     feature="tf1compat migrate",
     without="tf1compat migrate stops with an error naming the missing name")
 
+CONTRIB_SPARSE_CROSS = TfInternal(
+    "tensorflow.python.ops.gen_sparse_ops", ("sparse_cross",),
+    used_for="the core kernel of TF 1.15's contrib sparse_feature_cross (its second version)",
+    feature="tf.contrib.layers' crossed feature columns (and contrib.learn's models on them)",
+    without="crossing features fails where it is called")
+
+# TF 1.15's private modules that TF 2 moved whole (tf1compat.runner.private_paths.moved)
+_MOVED = "TF 1.15's {} at its old path (scripts, migrated code, TF 1.15's contrib files)"
+_MOVED_WITHOUT = "importing the old path fails, naming the module"
+MOVED_TRACKABLE = TfInternal(
+    "tensorflow.python.trackable",
+    ("base", "data_structures", "autotrackable", "resource", "layer_utils", "python_state"),
+    used_for="where TF 1.15's training.tracking modules went",
+    feature=_MOVED.format("training.tracking"), without=_MOVED_WITHOUT)
+
+MOVED_CHECKPOINT = TfInternal(
+    "tensorflow.python.checkpoint", ("checkpoint", "graph_view", "restore"),
+    used_for="where TF 1.15's training.tracking util and graph_view went",
+    feature=_MOVED.format("training.tracking"), without=_MOVED_WITHOUT)
+
+MOVED_TRAINING_OPS = TfInternal(
+    "tensorflow.python.ops.gen_training_ops", ("",),
+    used_for="what is left of TF 1.15's training.training_ops, the kernels' generated module",
+    feature=_MOVED.format("training.training_ops"), without=_MOVED_WITHOUT)
+MOVED_STRATEGY_CONTEXT = TfInternal(
+    "tensorflow.python.distribute.distribute_lib", ("",),
+    used_for="where TF 1.15's distribute.distribution_strategy_context went",
+    feature=_MOVED.format("distribute.distribution_strategy_context"), without=_MOVED_WITHOUT)
+
 # --- other tools ------------------------------------------------------------------------------
 
 MKL_ENABLED = TfInternal(

@@ -9,7 +9,8 @@ training.tracking import data_structures` in contrib.checkpoint and cudnn_rnn,
 either version ties old path to new, so each move is declared here, with the TF 2.21 modules
 that now hold the old module's names, looked up in order; checked by
 tests/runner/test_private_paths_moved.py against TF 1.15's own modules' names. No
-TensorFlow import here.
+TensorFlow import here. The targets are declared TensorFlow internals (tf_internals.
+MOVED_TRACKABLE, MOVED_CHECKPOINT, MOVED_TRAINING_OPS, MOVED_STRATEGY_CONTEXT).
 """
 
 from __future__ import annotations
