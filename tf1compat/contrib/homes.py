@@ -104,7 +104,7 @@ def targets_of(name: str) -> list[tuple[str, str]]:
     ('tf115_code', 'tf1compat.contrib.from_tf115...') for TF 1.15's own source, or
     ('tensorflow', 'tensorflow.python.module:qualname'); [] where its record names no home
     TF 2.21's side has."""
-    record = records().get(name) or _constant_record(name)
+    record = _record(name)
     if record is None:
         return []
     found = []
@@ -143,6 +143,11 @@ def target_of(name: str) -> Optional[tuple[str, str]]:
     return found[0] if found else None
 
 
+def _record(name: str) -> Optional[dict[str, str]]:
+    """`contrib.<name>`'s record, or a constant's made from the file that assigns it."""
+    return records().get(name) or _constant_record(name)
+
+
 def _constant_record(name: str) -> Optional[dict[str, str]]:
     """A record for a contrib constant (`layers.OPTIMIZER_CLS_NAMES`: named in capitals, as
     TensorFlow names its constants), which the records, made of `__module__`s, lack."""
@@ -154,7 +159,7 @@ def _constant_record(name: str) -> Optional[dict[str, str]]:
 
 
 def note_of(name: str, kind: str) -> str:
-    record = records().get(name) or _constant_record(name)
+    record = _record(name)
     return NOTES[kind].format(record=record.get("alias") or record["home"])
 
 
@@ -201,8 +206,7 @@ def home_entry(name: str, ours: frozenset[str] = frozenset()) -> Optional[Entry]
     1.15's copy of that module: it would not mix with ours (TF 1.15's
     `ScheduledEmbeddingTrainingHelper` subclasses its own `TrainingHelper`, no `Helper` of
     tf1compat's `BasicDecoder`)."""
-    home_module, _, qualname = (records().get(name) or _constant_record(name) or {}
-                                ).get("home", "").partition(":")
+    home_module, _, qualname = (_record(name) or {}).get("home", "").partition(":")
     replaced_here = {home.partition(":")[2] for home in ours
                      if home.partition(":")[0] == home_module}
     for kind, target in targets_of(name):
