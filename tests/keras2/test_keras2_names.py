@@ -148,7 +148,7 @@ try:
     multi_gpu_model(Sequential([Dense(1, input_shape=(2,))]), gpus=2)
 except ValueError as error:
     print("towers", error)
-import keras.wrappers.scikit_learn
+import keras.legacy.interfaces
 '''
 
 
@@ -166,5 +166,5 @@ def test_keras_2_spellings_under_run_and_a_name_not_served_failing_at_the_script
     assert "towers multi_gpu_model: gpus=2 needs /gpu:0, /gpu:1, but this process has no GPU" in out
     tail = result.stderr.strip().splitlines()
     assert tail[-1].startswith("tf1compat.runner.keras2.Keras2ImportError: No module named "
-                               "'keras.wrappers.scikit_learn'") and "scikeras" in tail[-1]
+                               "'keras.legacy.interfaces'") and "Keras 2 arguments" in tail[-1]
     assert tail[-3].strip() == f'File "{path}", line 18, in <module>', tail[-4:]

@@ -293,14 +293,14 @@ def test_a_name_read_on_a_bound_contrib_module_is_checked_as_run_reads_it():
         "a = tpu.util.check_positive_integer(3, 'n')\n"
         "b = vgg.vgg_16, vgg.vgg_99\n"
         "c = slim.conv2d, slim.no_such_layer\n"
-        "d = contrib.keras.utils.HDF5Matrix\n")
+        "d = contrib.cloud.BigtableClient\n")
     left = {f.line: f.message for f in findings if f.kind is Kind.NOT_CONVERTED}
     # each names what the script wrote, the contrib path, and that run stops there too
     assert "tpu.util.check_positive_integer (tf.contrib.tpu.python.tpu.util." \
            "check_positive_integer) is not served" in left[6]
     assert "vgg.vgg_99" in left[7] and "vgg_16" not in left[7]
     assert "slim.no_such_layer" in left[8] and "conv2d" not in left[8]
-    assert "contrib.keras.utils.HDF5Matrix" in left[9]
+    assert "contrib.cloud.BigtableClient" in left[9]
     assert all("under `tf1compat run` too" in message for message in left.values())
     assert "import tf1compat.contrib.tpu.python.tpu as tpu\n" in migrated
 

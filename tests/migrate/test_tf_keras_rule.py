@@ -20,8 +20,9 @@ class TfKeras(CodemodTest):
                   "model = tfx.keras.Sequential([tfx.compat.v1.keras.layers.Dense(2)])\n"
                   "opt = tfx.keras.optimizers.SGD(lr=0.1)\n"
                   "tfx.keras.backend.set_session(session)\n")
+        # TF 1.15's Sequential had predict_classes, tf_keras's has not: tf1compat's Keras 2 has
         after = ("import tensorflow as tfx\n"
-                 "model = tf_keras.api._v1.keras.Sequential("
+                 "model = tf1compat.keras2.models.Sequential("
                  "[tf_keras.api._v1.keras.layers.Dense(2)])\n"
                  "opt = tf_keras.api._v1.keras.optimizers.SGD(lr=0.1)\n"
                  "tf_keras.api._v1.keras.backend.set_session(session)\n")

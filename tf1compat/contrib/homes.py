@@ -28,6 +28,7 @@ from tf1compat.contrib.carriers import (  # noqa: F401 - homes' vocabulary, read
     OWN_MODULES, TF_SLIM_LACKS, keras_home, TF_SLIM_MODULES, TFP_MODULE_PREFIXES, TFP_MOVED, import_carried,
     probability_home, tf_slim_home)
 from tf1compat.contrib.entries import Entry, Served
+from tf1compat.keras2 import dropped
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf115_homes.json")
 REGENERATE = ("python tests/tf1_reference/tf115_contrib_homes.py > "
@@ -47,7 +48,7 @@ SERVED_ALIASES = (("tf.keras.", "tf_keras.api._v1.keras."),
 # The contrib table's `source` of a name served from here, by what it is served from.
 SOURCES = {"alias": "tf115-alias", "tensorflow": "tf115-home", "tf_slim": "tf-slim",
            "probability": "tensorflow-probability", "tf115_code": "tf115-source",
-           "own": "tf1compat-on-core", "tf_keras": "tf-keras"}
+           "own": "tf1compat-on-core", "tf_keras": "tf-keras", "keras2": "tf1compat-keras2"}
 NOTES = {"alias": "the same object as TF 1.15's {record}",
          "tf_slim": "TF 1.15's {record}, carried on by the tf_slim library "
                     "(pip install 'tf1compat[slim]')",
@@ -56,7 +57,9 @@ NOTES = {"alias": "the same object as TF 1.15's {record}",
          "tensorflow": "TF 1.15's {record}, from TF 2.21's module of that path",
          "tf115_code": "TF 1.15's {record}, TF 1.15's own source run on TF 2.21's core",
          "own": "TF 1.15's {record}, served by tf1compat on TF 2.21's kernels",
-         "tf_keras": "TF 1.15's {record}, carried on by the tf_keras library"}
+         "tf_keras": "TF 1.15's {record}, carried on by the tf_keras library",
+         "keras2": "TF 1.15's {record}, which tf_keras dropped or changed, as tf1compat's "
+                   "Keras 2 serves it"}
 
 
 @functools.lru_cache(maxsize=1)
@@ -113,6 +116,9 @@ def targets_of(name: str) -> list[tuple[str, str]]:
         found.append(("probability", probability_home(home)))
     if "alias" in record:
         alias = record["alias"]
+        keras2 = dropped.served_name(alias[len("tf."):])
+        if keras2 is not None:  # tf.contrib.keras is tf.keras: the name tf_keras lacks
+            return [*found, ("keras2", dropped.dotted(keras2))]
         for prefix, served in SERVED_ALIASES:
             if alias.startswith(prefix):
                 return [*found, ("alias", served + alias[len(prefix):])]

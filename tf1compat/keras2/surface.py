@@ -39,9 +39,13 @@ SOURCES: dict[str, tuple[str, ...]] = {
     "keras.layers.merge": (f"{_OURS}.merge",),
     "keras.engine": _ENGINE,
     **{f"keras.engine.{name}": _ENGINE for name in _ENGINE_MODULES},
-    "keras.utils": (f"{V1}.utils", f"{_OURS}.multi_gpu"),
+    "keras.utils": (f"{V1}.utils", f"{_OURS}.multi_gpu", f"{_OURS}.io_utils"),
     **{f"keras.utils.{name}": (f"{V1}.utils",) for name in _UTILS_MODULES},
+    "keras.utils.io_utils": (f"{V1}.utils", f"{_OURS}.io_utils"),
+    "keras.utils.layer_utils": (f"{V1}.utils", f"{_OURS}.io_utils"),
     "keras.utils.multi_gpu_utils": (f"{_OURS}.multi_gpu",),
+    "keras.wrappers": (f"{_OURS}.wrappers",),
+    "keras.wrappers.scikit_learn": (f"{_OURS}.wrappers.scikit_learn",),
     "keras.optimizers": (f"{_OURS}.optimizers",),
     "keras.applications.mobilenet": (f"{V1}.applications.mobilenet", f"{_OURS}.extras:mobilenet"),
     # Keras 2.2-2.3 re-exported keras_applications' modules: `keras.applications.vgg16.vgg16`.
@@ -60,8 +64,6 @@ HINTS = {
     "keras.legacy": "Keras 2's converters of Keras 1 arguments; call the layers with Keras 2 "
                     "arguments",
     "keras.relu": "keras.activations.relu",
-    "keras.wrappers": "scikeras, the successor of keras.wrappers.scikit_learn, which tf_keras "
-                      "dropped",
 }
 DEFAULT_HINT = ("tf_keras 2.21 (the Keras 2 API tf1compat serves) has no such name; "
                 "see tf_keras's API or tf.keras")

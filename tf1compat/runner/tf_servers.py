@@ -12,9 +12,11 @@ run's report says). The order is the design:
 5. TF 0.x calls (`tf.pack`, `tf.concat(0, values)`);
 6. TF 1.15's calls where TF 2.21 moved or re-defaulted them;
 7. TF 1.15's one object served under its contrib name (`TPUClusterResolver`);
-8. native: TF 2.21's `tf.compat.v1`, a function given TF 1.15's parameters where they differ;
-9. served modules: what TF 2.21 lacks and tf1compat serves (`tf.contrib`, `tf.examples`);
-10. contrib aliases: a TF 1.15 name TF 2.21 lacks, as the contrib name TF 1.15 gave the same
+8. TF 1.15's Keras 2: a `tf.keras` name tf_keras dropped or changed, as tf1compat's Keras 2
+   serves it (`tf.keras.Sequential` with `predict_classes`, `tf.keras.utils.HDF5Matrix`);
+9. native: TF 2.21's `tf.compat.v1`, a function given TF 1.15's parameters where they differ;
+10. served modules: what TF 2.21 lacks and tf1compat serves (`tf.contrib`, `tf.examples`);
+11. contrib aliases: a TF 1.15 name TF 2.21 lacks, as the contrib name TF 1.15 gave the same
     object serves it (`tf.config.experimental_list_devices`).
 
 None answering, the view raises the error that says why (native's, kept on the request).
@@ -28,6 +30,7 @@ import importlib
 import types
 from typing import Any, Callable, Optional
 
+from tf1compat.keras2 import dropped
 from tf1compat.runner import (other_spellings, private_modules, served, tf0_calls)
 from tf1compat.runner.usage import usage
 
@@ -111,6 +114,17 @@ def contrib_spellings(request: Request) -> Optional[Answer]:
     return None if value is None else Answer(value, How.CLASSIFIED)
 
 
+def tf115_keras(request: Request) -> Optional[Answer]:
+    target = dropped.served_name(request.path)
+    if target is None:
+        return None
+    value = dropped.load(target)
+    note = "TF 1.15's tf.keras (Keras 2), which tf_keras dropped or changed"
+    usage.noted_as(request.path, served.Symbol(served.Served.REPLACED, dropped.dotted(target),
+                                               note))
+    return Answer(value, How.FOUND)
+
+
 def native(request: Request) -> Optional[Answer]:
     try:
         return Answer(getattr(request.view._view_target_module, request.name), How.FOUND)
@@ -135,7 +149,7 @@ def contrib_aliases(request: Request) -> Optional[Answer]:
 
 SERVERS: tuple[Callable[[Request], Optional[Answer]], ...] = (
     compat_v1, own_modules, run_overrides, served_namespaces, tf0, tf115, contrib_spellings,
-    native, served_modules, contrib_aliases)
+    tf115_keras, native, served_modules, contrib_aliases)
 
 
 def answer(request: Request) -> Optional[Answer]:

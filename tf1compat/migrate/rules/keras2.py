@@ -39,6 +39,8 @@ MODULES = {
     "keras.layers.merge": f"{_OURS}.merge",
     "keras.optimizers": f"{_OURS}.optimizers",
     "keras.utils.multi_gpu_utils": f"{_OURS}.multi_gpu",
+    "keras.wrappers": f"{_OURS}.wrappers",
+    "keras.wrappers.scikit_learn": f"{_OURS}.wrappers.scikit_learn",
     "keras.engine": "tf_keras.layers",
     "keras.engine.topology": "tf_keras.layers",
     **{f"keras.layers.{name}": "tf_keras.layers" for name in _LAYER_MODULES},
@@ -54,6 +56,9 @@ NAMES = {
     ("keras", "optimizers"): (_OURS, "optimizers"),
     ("keras.layers", "merge"): (_OURS, "merge"),
     ("keras.utils", "multi_gpu_model"): (f"{_OURS}.multi_gpu", "multi_gpu_model"),
+    **{(module, name): (f"{_OURS}.io_utils", name)
+       for module in ("keras.utils", "keras.utils.io_utils", "keras.utils.layer_utils")
+       for name in ("HDF5Matrix", "convert_all_kernels_in_model")},
     ("keras.models", "Sequential"): (f"{_OURS}.models", "Sequential"),  # predict_classes
     ("keras", "Sequential"): (f"{_OURS}.models", "Sequential"),
     ("keras.engine", "Model"): ("tf_keras.models", "Model"),
@@ -70,6 +75,21 @@ NAMES = {
     ("keras.applications.mobilenet", "relu6"): (f"{_OURS}.extras", "relu6"),
     ("keras.applications.mobilenet", "DepthwiseConv2D"): ("tf_keras.layers", "DepthwiseConv2D"),
 }
+
+
+# `keras.<prefix>` on a name bound to the package -> (module to import, name in it or "").
+_OWN_ATTRIBUTES = (
+    ("backend.tensorflow_backend", f"{_OURS}.backend", ""),
+    ("backend", f"{_OURS}.backend", ""),
+    ("layers.merge", f"{_OURS}.merge", ""),
+    ("utils.multi_gpu_model", f"{_OURS}.multi_gpu", "multi_gpu_model"),
+    ("utils.HDF5Matrix", f"{_OURS}.io_utils", "HDF5Matrix"),
+    ("utils.convert_all_kernels_in_model", f"{_OURS}.io_utils", "convert_all_kernels_in_model"),
+    ("wrappers", f"{_OURS}.wrappers", ""),
+    ("optimizers", f"{_OURS}.optimizers", ""),
+    ("models.Sequential", f"{_OURS}.models", "Sequential"),
+    ("Sequential", f"{_OURS}.models", "Sequential"),
+)
 
 
 def target_module(module: str) -> Optional[str]:
@@ -181,19 +201,9 @@ class Keras2Rule(Rule):
         head, _, rest = name.partition(".")
         if head not in self.keras_names or not rest:
             return updated_node
-        for prefix, replacement in (("backend.tensorflow_backend", f"{_OURS}.backend"),
-                                    ("backend", f"{_OURS}.backend"),
-                                    ("layers.merge", f"{_OURS}.merge"),
-                                    ("utils.multi_gpu_model", f"{_OURS}.multi_gpu.multi_gpu_model"),
-                                    ("optimizers", f"{_OURS}.optimizers"),
-                                    ("models.Sequential", f"{_OURS}.models.Sequential"),
-                                    ("Sequential", f"{_OURS}.models.Sequential")):
+        for prefix, module, name in _OWN_ATTRIBUTES:
             if rest == prefix or rest.startswith(prefix + "."):
-                if replacement.startswith(_OURS):
-                    AddImportsVisitor.add_needed_import(self.context,
-                                                        replacement.rsplit(".", 1)[0]
-                                                        if replacement.endswith(
-                                                            ("multi_gpu_model", "Sequential"))
-                                                        else replacement)
+                AddImportsVisitor.add_needed_import(self.context, module)
+                replacement = f"{module}.{name}" if name else module
                 return _dotted(replacement + rest[len(prefix):])
         return updated_node

@@ -27,6 +27,7 @@ from typing import Optional
 
 import libcst as cst
 
+from tf1compat.keras2 import dropped
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
 from tf1compat.migrate.rules.contrib import dotted, needs_import
@@ -35,17 +36,45 @@ V1_KERAS = "tf_keras.api._v1.keras"
 V2_KERAS = "tf_keras"
 _WHY = ("TF 2.21's tf.keras is Keras 3; TF 1.15's was Keras 2, which tf_keras's TF1 API "
         "serves")
+_DROPPED_WHY = ("TF 1.15's tf.keras had it and tf_keras dropped or changed it; tf1compat's "
+                "Keras 2 serves it as TF 1.15 did")
 # Where each spelling of TF1's keras package lives in TF 1.15, as a path after `tensorflow`.
 _PACKAGES = {"keras": V1_KERAS, "compat.v1.keras": V1_KERAS, "compat.v2.keras": V2_KERAS}
 
 
+def _dropped_home(path: str) -> Optional[str]:
+    """Where tf1compat serves a TF 1.15 tf.keras name tf_keras dropped or changed, or the
+    object it is an attribute of ('keras.utils.HDF5Matrix' -> 'tf1compat.keras2.io_utils.
+    HDF5Matrix'); None for any other path."""
+    found = _dropped(path)
+    return None if found is None else found[0]
+
+
+def _dropped(path: str) -> Optional[tuple[str, str]]:
+    """(home, the module to import for it) of `_dropped_home`, or None."""
+    parts = path.split(".")
+    for end in range(len(parts), 1, -1):
+        served = dropped.served_name(".".join(parts[:end]))
+        if served is not None:
+            return ".".join([dropped.dotted(served), *parts[end:]]), served.partition(":")[0]
+    return None
+
+
 def keras_home(path: str) -> Optional[str]:
     """'keras.layers.Dense' (a path under tensorflow) -> 'tf_keras.api._v1.keras.layers.Dense';
-    None for a path outside TF1's keras."""
+    None for a path outside TF1's keras. A name tf_keras dropped or changed goes where
+    tf1compat's Keras 2 serves it (`tf1compat.keras2.dropped`)."""
+    served = _dropped_home(path)
+    if served is not None:
+        return served
     for package, home in _PACKAGES.items():
         if path == package or path.startswith(package + "."):
             return home + path[len(package):]
     return None
+
+
+def _why(home: str) -> str:
+    return _WHY if home.split(".")[0] == V2_KERAS else _DROPPED_WHY
 
 
 def _module_home(module: Optional[str]) -> Optional[str]:
@@ -62,12 +91,14 @@ class TfKerasRule(Rule):
     def visit_Module(self, node: cst.Module) -> None:
         super().visit_Module(node)
         self.reported: set[str] = set()
-        self.split: dict[int, cst.ImportFrom] = {}  # `from tensorflow import keras, x`: keras's import
+        # statements that go on an import's line: `from tensorflow import keras, x`'s import
+        # of keras, the names tf_keras dropped
+        self.split: dict[int, list[cst.ImportFrom]] = {}
 
-    def _report(self, node, old: str, new: str) -> None:
+    def _report(self, node, old: str, new: str, why: str = _WHY) -> None:
         if old not in self.reported:
             self.reported.add(old)
-            self.add(node, Kind.CHANGED, f"{old} -> {new}: {_WHY}")
+            self.add(node, Kind.CHANGED, f"{old} -> {new}: {why}")
 
     # -- tf.keras.X in expressions --------------------------------------------------------
 
@@ -83,13 +114,25 @@ class TfKerasRule(Rule):
                 return keras_home(name[len(head) + 1:])
         return None
 
+    def _dropped_of_chain(self, node: cst.Attribute) -> Optional[tuple[str, str]]:
+        name = dotted(node) or ""
+        for head in {self.names.alias, "tensorflow"} - {None}:
+            if name.startswith(head + "."):
+                return _dropped(name[len(head) + 1:])
+        return None
+
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute):
         home = self._home_of_chain(original_node)
         if home is None:
             return updated_node
+        name = dotted(original_node) or ""
+        served = self._dropped_of_chain(original_node)
+        if served is not None:  # a name tf_keras dropped: tf1compat's Keras 2 serves it
+            needs_import(self.context, served[1])
+            self._report(original_node, name, home, _DROPPED_WHY)
+            return cst.parse_expression(home)
         module = V1_KERAS if home.startswith(V1_KERAS) else V2_KERAS
         needs_import(self.context, module)
-        name = dotted(original_node) or ""
         package = name[:name.index(".keras") + len(".keras")]
         self._report(original_node, f"{package}.*", f"{module}.*")
         return cst.parse_expression(home)
@@ -108,7 +151,7 @@ class TfKerasRule(Rule):
             module = dotted(alias.name)
             home = _module_home(module)
             if home is not None and alias.asname is not None:
-                self._report(original_node, f"import {module}", f"import {home}")
+                self._report(original_node, f"import {module}", f"import {home}", _why(home))
                 alias = alias.with_changes(name=cst.parse_expression(home))
             elif home is not None:  # binds `tensorflow`: its keras chains are rewritten above
                 needs_import(self.context, home)
@@ -121,8 +164,10 @@ class TfKerasRule(Rule):
         module = dotted(updated_node.module)
         home = _module_home(module)
         if home is not None:
-            self._report(original_node, f"from {module} import ...", f"from {home} import ...")
-            return updated_node.with_changes(module=cst.parse_expression(home))
+            self._report(original_node, f"from {module} import ...", f"from {home} import ...",
+                         _why(home))
+            updated_node = updated_node.with_changes(module=cst.parse_expression(home))
+            return self._dropped_apart(original_node, updated_node, module)
         home = _module_home(f"{module}.keras")
         if home is None or isinstance(updated_node.names, cst.ImportStar):
             return updated_node
@@ -137,8 +182,36 @@ class TfKerasRule(Rule):
         if not rest:
             return moved
         rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-        self.split[id(original_node)] = moved
+        self.split[id(original_node)] = [moved]
         return updated_node.with_changes(names=rest)
+
+    def _dropped_apart(self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom,
+                       module: str) -> cst.ImportFrom:
+        """`from tensorflow.keras.utils import multi_gpu_model, to_categorical`: the names
+        tf_keras dropped are imported from where tf1compat serves them, on the same line."""
+        if isinstance(updated_node.names, cst.ImportStar):
+            return updated_node
+        inside, kept, moved = module[len("tensorflow."):], [], []
+        for alias in updated_node.names:
+            found = _dropped(f"{inside}.{alias.name.value}") \
+                if isinstance(alias.name, cst.Name) else None
+            if found is None:
+                kept.append(alias)
+                continue
+            home, _ = found
+            self._report(original_node, f"{module}.{alias.name.value}", home, _DROPPED_WHY)
+            moved.append(cst.ImportFrom(
+                module=cst.parse_expression(home.rpartition(".")[0]),
+                names=[alias.with_changes(comma=cst.MaybeSentinel.DEFAULT)]))
+        if not moved:
+            return updated_node
+        if not kept:
+            first, moved = moved[0], moved[1:]
+        else:
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            first = updated_node.with_changes(names=kept)
+        self.split.setdefault(id(original_node), []).extend(moved)
+        return first
 
     def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine,
                                   updated_node: cst.SimpleStatementLine):
@@ -147,7 +220,6 @@ class TfKerasRule(Rule):
         body = []
         for original, small in zip(original_node.body, updated_node.body):
             body.append(small)
-            if id(original) in self.split:
-                body.append(self.split[id(original)])
+            body.extend(self.split.get(id(original), ()))
         return updated_node.with_changes(body=body) if len(body) > len(updated_node.body) \
             else updated_node
