@@ -51,13 +51,24 @@ def test_gone_names_print_the_same_under_run_and_migrated(tmp_path):
 
 def test_migrate_reports_a_gone_name_it_cannot_serve():
     source = ("import tensorflow as tf\n"
-              "aggregator = tf.data.experimental.StatsAggregator()\n"
-              "module = tf.pywrap_tensorflow\n")
+              "aggregator = tf.data.experimental.StatsAggregator()\n")
     migrated, findings = migrate_source(source, "script.py", "tf1compat")
     left = {f.line: f.message for f in findings if f.kind is Kind.NOT_CONVERTED}
     assert "tf.data.experimental.StatsAggregator left as is: TF 1.15 had it" in left[2]
-    assert "tf.pywrap_tensorflow left as is" in left[3]
     assert "tf.data.experimental.StatsAggregator()" in migrated
+
+
+def test_migrate_writes_tf1s_own_module_as_run_serves_it_where_no_public_name_stands():
+    source = ("import tensorflow as tf\n"
+              "module = tf.pywrap_tensorflow\n"
+              "reader = tf.pywrap_tensorflow.NewCheckpointReader\n")
+    migrated, findings = migrate_source(source, "script.py", "tf1compat")
+    assert "module = tf1compat.tf1_module('tensorflow.python.pywrap_tensorflow')\n" in migrated
+    assert "reader = tf.compat.v1.train.NewCheckpointReader\n" in migrated
+    assert not [f for f in findings if f.kind is Kind.NOT_CONVERTED]
+    namespace = {}
+    exec(compile(migrated, "script.py", "exec"), namespace)  # noqa: S102 - the migrated code
+    assert callable(namespace["module"].NewCheckpointReader)
 
 
 def test_imports_without_the_script_s_globals_get_tf1_under_run(tmp_path):

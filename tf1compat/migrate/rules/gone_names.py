@@ -23,6 +23,7 @@ import functools
 from typing import Optional
 
 import libcst as cst
+from libcst.codemod.visitors import AddImportsVisitor
 
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
@@ -126,14 +127,14 @@ class GoneNamesRule(Rule):
 
         module, (name, _, more) = TF1_OWN_MODULES[missing], rest.lstrip(".").partition(".")
         home = find(module, name, public_walk) if name else None
-        if home is None or home.public is None:
-            self.add(original_node, Kind.NOT_CONVERTED,
-                     f"tf.{missing}{rest} left as is: TF 1.15's tf.{missing} was TensorFlow's "
-                     f"module {module}, and "
-                     + (f"{name} has no public TF1 name TF 2.21 has" if name else
-                        "TF 2.21's tf.compat.v1 has no such name")
-                     + "; it fails on TF 2.21 as written")
-            return updated_node
+        if home is None or home.public is None:  # the module itself, as `run` serves it
+            AddImportsVisitor.add_needed_import(self.context, "tf1compat")
+            code = f"tf1compat.tf1_module({module!r}){rest}"
+            self.add(original_node, Kind.CHANGED,
+                     f"tf.{missing}{rest} -> {code}: TF 1.15's tf.{missing} was TensorFlow's "
+                     f"module {module}, which TF 2.21's tf.compat.v1 does not name; "
+                     "tf1compat serves it as `tf1compat run` does")
+            return cst.parse_expression(code)
         code = public_code(self.names.alias, home.public) + (f".{more}" if more else "")
         self.add(original_node, Kind.CHANGED,
                  f"tf.{missing}.{name} -> tf.compat.v1.{home.public}: TF 1.15's tf.{missing} "
