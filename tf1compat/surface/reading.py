@@ -192,8 +192,37 @@ def _read_signature(value):
         return parameters, None
     except Exception as error:  # noqa: BLE001 - any failure to read is "not readable", said why
         return None, "%s: %s" % (type(error).__name__, error)
+    if inspect.isclass(value) and _passes_everything_on(signature):
+        signature = _init_signature(value) or signature
     return [_parameter(parameter.name, _KINDS[parameter.kind], parameter.default)
             for parameter in signature.parameters.values()], None
+
+
+_VARIADIC_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+
+
+def _passes_everything_on(signature):
+    """Whether a signature is only (*args, **kwargs)."""
+    return bool(signature.parameters) and all(
+        parameter.kind in _VARIADIC_KINDS for parameter in signature.parameters.values())
+
+
+def _init_signature(cls):
+    """The parameters a class's own `__init__` names (less `self`), for a class whose call
+    Python reads as (*args, **kwargs) because a `__new__` or a metaclass's `__call__` in
+    between passes everything on to it (Keras's `Layer.__new__`, TensorFlow's resource
+    metaclass); None where `__init__` names none either."""
+    init = getattr(cls, "__init__", None)
+    if init is None or init is object.__init__:
+        return None
+    try:
+        signature = inspect.signature(init)
+    except (TypeError, ValueError):
+        return None
+    parameters = list(signature.parameters.values())[1:]  # self
+    if not parameters or all(parameter.kind in _VARIADIC_KINDS for parameter in parameters):
+        return None
+    return signature.replace(parameters=parameters)
 
 
 def describe(value):
