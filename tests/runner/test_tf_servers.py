@@ -18,14 +18,14 @@ def tf1():
 def test_the_servers_are_asked_in_the_documented_order():
     names = [server.__name__ for server in tf_servers.SERVERS]
     assert names == ["compat_v1", "own_modules", "run_overrides", "served_namespaces", "tf0",
-                     "tf115", "contrib_spellings", "native", "served_modules",
+                     "tf115", "contrib_spellings", "tf115_keras", "native", "served_modules",
                      "contrib_aliases"]
     documented = tf_servers.__doc__
     # the module's docstring lists them in this order too
     positions = [documented.index(word) for word in (
         "`compat.v1`", "TensorFlow's own modules", "overrides", "namespaces already served",
-        "TF 0.x calls", "TF 1.15's calls", "contrib name", "native", "served modules",
-        "contrib aliases")]
+        "TF 0.x calls", "TF 1.15's calls", "contrib name", "TF 1.15's Keras 2", "native",
+        "served modules", "contrib aliases")]
     assert positions == sorted(positions)
 
 

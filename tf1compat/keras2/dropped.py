@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+WHY = ("TF 1.15's tf.keras had it and tf_keras dropped or changed it; tf1compat's Keras 2 "
+       "serves it as TF 1.15 did")
 _K = "tensorflow.python.keras."
 _OURS = "tf1compat.keras2."
 _SCHEDULES = "tf_keras.src.optimizers.schedules.learning_rate_schedule:"
@@ -50,6 +52,11 @@ _PUBLIC_HOMES = {
 # TF 1.15's `tf.keras` namespaces tf_keras dropped -> the module serving each.
 MODULES = {"wrappers": f"{_OURS}wrappers",
            "wrappers.scikit_learn": f"{_OURS}wrappers.scikit_learn"}
+# TF 1.15's `tensorflow.python.keras` modules of those names that TF 2.21's package lacks
+# (`from tensorflow.python.keras.wrappers.scikit_learn import KerasClassifier`) -> the module
+# serving each.
+PRIVATE_MODULES = {f"{_K}wrappers": f"{_OURS}wrappers",
+                   f"{_K}wrappers.scikit_learn": f"{_OURS}wrappers.scikit_learn"}
 # Where TF1 code reached TF 1.15's tf.keras (paths after `tensorflow.`); `compat.v2.keras`
 # is tf_keras's TF2 API, which has the same names.
 KERAS_PACKAGES = ("keras", "compat.v1.keras", "compat.v2.keras")
@@ -75,9 +82,20 @@ def served_name(path: str) -> Optional[str]:
     return None if home is None else BY_HOME[home]
 
 
+def holds_names(module: str) -> bool:
+    """Whether TF 1.15's module `module` defined one of the names served here."""
+    return any(home.partition(":")[0] == module for home in BY_HOME)
+
+
 def served_home(home: str) -> Optional[str]:
     """Where tf1compat serves the object whose TF 1.15 home is `home`, or None."""
     return BY_HOME.get(home)
+
+
+def module_of(target: str) -> str:
+    """The module to import for a `served_*` answer ('tf1compat.keras2.models:Sequential' ->
+    'tf1compat.keras2.models'; a module is its own)."""
+    return target.partition(":")[0]
 
 
 def dotted(target: str) -> str:

@@ -12,7 +12,6 @@ between Theano's and TensorFlow's conventions (TF 1.15's `tf.keras.utils` still 
 
 from __future__ import annotations
 
-import collections
 import importlib
 from typing import Any, Callable, Optional
 
@@ -20,11 +19,13 @@ import numpy as np
 
 from tf1compat.keras2 import V1_KERAS
 
+__all__ = ["HDF5Matrix", "convert_all_kernels_in_model", "convert_kernel"]
+
 
 class HDF5Matrix:
     """Rows [start, end) of dataset `dataset` of the HDF5 file `datapath`, read on indexing."""
 
-    refs: dict[str, Any] = collections.defaultdict(int)  # path -> the open h5py.File
+    refs: dict[str, Any] = {}  # path -> the open h5py.File, shared by every window on it
 
     def __init__(self, datapath: str, dataset: str, start: int = 0, end: Optional[int] = None,
                  normalizer: Optional[Callable] = None):

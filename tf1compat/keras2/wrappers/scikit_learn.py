@@ -22,12 +22,13 @@ import copy
 import importlib
 import inspect
 import types
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import numpy as np
 
 from tf1compat.keras2 import V1_KERAS
 
+__all__ = ["BaseWrapper", "KerasClassifier", "KerasRegressor"]
 _BUILD_FN_KINDS = (types.FunctionType, types.MethodType)
 
 
@@ -54,17 +55,10 @@ def _model_calls() -> dict[str, Callable]:
             "predict_proba": Sequential.predict_proba, "evaluate": Sequential.evaluate}
 
 
-def predicted_classes(model, x, **kwargs) -> np.ndarray:
-    """Keras 2's `Sequential.predict_classes` for any model: the arg-max of the last axis, or
-    the one output thresholded at 0.5."""
-    probabilities = model.predict(x, **kwargs)
-    if probabilities.shape[-1] > 1:
-        return probabilities.argmax(axis=-1)
-    return (probabilities > 0.5).astype("int32")
-
-
 class BaseWrapper:
     """What both wrappers share: parameters, building the model, training it."""
+
+    _estimator_type: Optional[str] = None  # scikit-learn's tag before 1.6 ("classifier", ...)
 
     def __init__(self, build_fn=None, **sk_params):
         self.build_fn = build_fn
@@ -86,6 +80,16 @@ class BaseWrapper:
             if name != "nb_epoch" and not any(_takes(taker, name) for taker in takers):
                 raise ValueError(f"{name} is not a legal parameter")
 
+    def __sklearn_tags__(self):
+        """scikit-learn 1.6 and later read an estimator's kind from its tags (`cross_val_score`
+        folds a classifier's samples by class); Keras 2's wrappers predate them."""
+        from sklearn.utils import ClassifierTags, RegressorTags, Tags, TargetTags
+
+        kind = self._estimator_type
+        return Tags(estimator_type=kind, target_tags=TargetTags(required=True),
+                    classifier_tags=ClassifierTags() if kind == "classifier" else None,
+                    regressor_tags=RegressorTags() if kind == "regressor" else None)
+
     def get_params(self, **params) -> dict:
         """The parameters scikit-learn clones the wrapper with."""
         return {**copy.deepcopy(self.sk_params), "build_fn": self.build_fn}
@@ -104,7 +108,7 @@ class BaseWrapper:
     def fit(self, x, y, **kwargs):
         """Builds a new model and trains it; returns the History of `model.fit`."""
         builder = self._builder()
-        self.model = (self.build_fn or builder)(**self.filter_sk_params(builder))
+        self.model = builder(**self.filter_sk_params(builder))
         losses = importlib.import_module("tf_keras.src.losses")  # not exported, kept there
         if losses.is_categorical_crossentropy(self.model.loss) and len(np.shape(y)) != 2:
             y = _keras("utils").to_categorical(y)
@@ -114,7 +118,10 @@ class BaseWrapper:
 
 
 class KerasClassifier(BaseWrapper):
-    """A scikit-learn classifier over a Keras model built by `build_fn`."""
+    """A scikit-learn classifier over a Keras model built by `build_fn` (a Sequential model:
+    its `predict_classes` and `predict_proba` answer)."""
+
+    _estimator_type = "classifier"
 
     def fit(self, x, y, **kwargs):
         y = np.array(y)
@@ -131,12 +138,12 @@ class KerasClassifier(BaseWrapper):
     def predict(self, x, **kwargs):
         """The predicted labels (values of `classes_`)."""
         arguments = self.filter_sk_params(_model_calls()["predict_classes"], kwargs)
-        return self.classes_[predicted_classes(self.model, x, **arguments)]
+        return self.classes_[self.model.predict_classes(x, **arguments)]
 
     def predict_proba(self, x, **kwargs):
         """The probability of each class; a single sigmoid output gives two columns."""
         arguments = self.filter_sk_params(_model_calls()["predict_proba"], kwargs)
-        probabilities = self.model.predict(x, **arguments)
+        probabilities = self.model.predict_proba(x, **arguments)
         if probabilities.shape[1] == 1:
             probabilities = np.hstack([1 - probabilities, probabilities])
         return probabilities
@@ -159,6 +166,8 @@ class KerasClassifier(BaseWrapper):
 
 class KerasRegressor(BaseWrapper):
     """A scikit-learn regressor over a Keras model built by `build_fn`."""
+
+    _estimator_type = "regressor"
 
     def predict(self, x, **kwargs):
         arguments = self.filter_sk_params(_model_calls()["predict"], kwargs)

@@ -10,7 +10,8 @@ is not in TF 2.21's `tf.compat.v1`, nor renamed by tf_upgrade_v2 to a name TF 2.
 - a name read from `tf.pywrap_tensorflow`, one of TensorFlow's own modules in TF 1.15's
   API, becomes its public TF1 name, as the private-paths rule writes the names of
   `tensorflow.python.pywrap_tensorflow` (`NewCheckpointReader`:
-  `tf.compat.v1.train.NewCheckpointReader`);
+  `tf.compat.v1.train.NewCheckpointReader`), and the module itself, or a name of it with
+  no public home that it serves, `tf1compat.tf1_module(...)`, the module as `run` serves it;
 - anything else is left as written and reported, with what TF 2.21 lacks.
 
 Namespaces other rules serve whole (`tf.contrib`, `tf.estimator`, `tf.keras`,
@@ -25,6 +26,7 @@ from typing import Optional
 import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor
 
+from tf1compat.contrib.entries import Served
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
 from tf1compat.runner.served import TF1_OWN_MODULES
@@ -127,6 +129,13 @@ class GoneNamesRule(Rule):
 
         module, (name, _, more) = TF1_OWN_MODULES[missing], rest.lstrip(".").partition(".")
         home = find(module, name, public_walk) if name else None
+        if name and (home is None or home.status is Served.UNSUPPORTED):
+            self.add(original_node, Kind.NOT_CONVERTED,
+                     f"tf.{missing}{rest} left as is: TF 1.15's tf.{missing} was TensorFlow's "
+                     f"module {module}, and {name} is not served from it"
+                     + (f" ({home.note})" if home is not None and home.note else "")
+                     + "; it fails on TF 2.21 (under `tf1compat run` too)")
+            return updated_node
         if home is None or home.public is None:  # the module itself, as `run` serves it
             AddImportsVisitor.add_needed_import(self.context, "tf1compat")
             code = f"tf1compat.tf1_module({module!r}){rest}"

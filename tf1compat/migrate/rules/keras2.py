@@ -54,6 +54,7 @@ MODULES = {
 NAMES = {
     ("keras", "backend"): (_OURS, "backend"),
     ("keras", "optimizers"): (_OURS, "optimizers"),
+    ("keras", "wrappers"): (_OURS, "wrappers"),
     ("keras.layers", "merge"): (_OURS, "merge"),
     ("keras.utils", "multi_gpu_model"): (f"{_OURS}.multi_gpu", "multi_gpu_model"),
     **{(module, name): (f"{_OURS}.io_utils", name)
@@ -83,8 +84,9 @@ _OWN_ATTRIBUTES = (
     ("backend", f"{_OURS}.backend", ""),
     ("layers.merge", f"{_OURS}.merge", ""),
     ("utils.multi_gpu_model", f"{_OURS}.multi_gpu", "multi_gpu_model"),
-    ("utils.HDF5Matrix", f"{_OURS}.io_utils", "HDF5Matrix"),
-    ("utils.convert_all_kernels_in_model", f"{_OURS}.io_utils", "convert_all_kernels_in_model"),
+    *((f"utils{module}.{name}", f"{_OURS}.io_utils", name)
+      for module in ("", ".io_utils", ".layer_utils")
+      for name in ("HDF5Matrix", "convert_all_kernels_in_model")),
     ("wrappers", f"{_OURS}.wrappers", ""),
     ("optimizers", f"{_OURS}.optimizers", ""),
     ("models.Sequential", f"{_OURS}.models", "Sequential"),

@@ -36,8 +36,7 @@ V1_KERAS = "tf_keras.api._v1.keras"
 V2_KERAS = "tf_keras"
 _WHY = ("TF 2.21's tf.keras is Keras 3; TF 1.15's was Keras 2, which tf_keras's TF1 API "
         "serves")
-_DROPPED_WHY = ("TF 1.15's tf.keras had it and tf_keras dropped or changed it; tf1compat's "
-                "Keras 2 serves it as TF 1.15 did")
+_DROPPED_WHY = dropped.WHY
 # Where each spelling of TF1's keras package lives in TF 1.15, as a path after `tensorflow`.
 _PACKAGES = {"keras": V1_KERAS, "compat.v1.keras": V1_KERAS, "compat.v2.keras": V2_KERAS}
 
@@ -56,7 +55,7 @@ def _dropped(path: str) -> Optional[tuple[str, str]]:
     for end in range(len(parts), 1, -1):
         served = dropped.served_name(".".join(parts[:end]))
         if served is not None:
-            return ".".join([dropped.dotted(served), *parts[end:]]), served.partition(":")[0]
+            return ".".join([dropped.dotted(served), *parts[end:]]), dropped.module_of(served)
     return None
 
 
@@ -71,6 +70,32 @@ def keras_home(path: str) -> Optional[str]:
         if path == package or path.startswith(package + "."):
             return home + path[len(package):]
     return None
+
+
+def _bound_keras_modules(module: cst.Module) -> dict[str, str]:
+    """The names `module` binds to TF1's keras modules by import -> their path after
+    `tensorflow.` ('keras' for `from tensorflow import keras`, 'keras.utils' for `import
+    tensorflow.keras.utils as U` or `from tensorflow.keras import utils`)."""
+    import libcst.matchers as m
+
+    bound: dict[str, str] = {}
+    for imp in m.findall(module, m.ImportFrom() | m.Import()):
+        if isinstance(imp, cst.Import):
+            for alias in imp.names:
+                path = (dotted(alias.name) or "").partition(".")[2]
+                if alias.asname is not None and keras_home(path) is not None:
+                    bound[alias.asname.name.value] = path
+            continue
+        source = dotted(imp.module) if imp.module is not None and not imp.relative else None
+        if source is None or not source.startswith("tensorflow") or \
+                isinstance(imp.names, cst.ImportStar):
+            continue
+        for alias in imp.names:
+            path = f"{source.partition('.')[2]}.{alias.name.value}".lstrip(".")
+            if keras_home(path) is not None and isinstance(alias.name, cst.Name):
+                name = alias.asname.name.value if alias.asname is not None else alias.name.value
+                bound[name] = path
+    return bound
 
 
 def _why(home: str) -> str:
@@ -94,6 +119,9 @@ class TfKerasRule(Rule):
         # statements that go on an import's line: `from tensorflow import keras, x`'s import
         # of keras, the names tf_keras dropped
         self.split: dict[int, list[cst.ImportFrom]] = {}
+        # names the file binds to TF1's keras modules (`from tensorflow import keras`, `import
+        # tensorflow.keras.utils as U`) -> their path after `tensorflow.`
+        self.bound_keras = _bound_keras_modules(node)
 
     def _report(self, node, old: str, new: str, why: str = _WHY) -> None:
         if old not in self.reported:
@@ -103,7 +131,8 @@ class TfKerasRule(Rule):
     # -- tf.keras.X in expressions --------------------------------------------------------
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        return self._home_of_chain(node) is None  # a rewritten chain is handled as a whole
+        # a rewritten chain is handled as a whole
+        return self._home_of_chain(node) is None and self._dropped_of_chain(node) is None
 
     def _home_of_chain(self, node: cst.Attribute) -> Optional[str]:
         name = dotted(node)
@@ -119,18 +148,21 @@ class TfKerasRule(Rule):
         for head in {self.names.alias, "tensorflow"} - {None}:
             if name.startswith(head + "."):
                 return _dropped(name[len(head) + 1:])
+        head, _, rest = name.partition(".")
+        if head in self.bound_keras and rest:  # `keras.utils.HDF5Matrix` on a bound module
+            return _dropped(f"{self.bound_keras[head]}.{rest}")
         return None
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute):
-        home = self._home_of_chain(original_node)
-        if home is None:
-            return updated_node
         name = dotted(original_node) or ""
         served = self._dropped_of_chain(original_node)
         if served is not None:  # a name tf_keras dropped: tf1compat's Keras 2 serves it
             needs_import(self.context, served[1])
-            self._report(original_node, name, home, _DROPPED_WHY)
-            return cst.parse_expression(home)
+            self._report(original_node, name, served[0], _DROPPED_WHY)
+            return cst.parse_expression(served[0])
+        home = self._home_of_chain(original_node)
+        if home is None:
+            return updated_node
         module = V1_KERAS if home.startswith(V1_KERAS) else V2_KERAS
         needs_import(self.context, module)
         package = name[:name.index(".keras") + len(".keras")]
@@ -217,6 +249,14 @@ class TfKerasRule(Rule):
                                   updated_node: cst.SimpleStatementLine):
         """`from tensorflow import keras, x` -> `from tensorflow import x; from ... import
         keras`: on the same line, so the lines stay where tf_upgrade_v2's findings say."""
+        return self._with_split(original_node, updated_node)
+
+    def leave_SimpleStatementSuite(self, original_node: cst.SimpleStatementSuite,
+                                   updated_node: cst.SimpleStatementSuite):
+        """The same for a suite on its header's line (`if ok: from tensorflow import ...`)."""
+        return self._with_split(original_node, updated_node)
+
+    def _with_split(self, original_node, updated_node):
         body = []
         for original, small in zip(original_node.body, updated_node.body):
             body.append(small)

@@ -21,6 +21,7 @@ import inspect
 import types
 from typing import Any, Callable, Optional
 
+from tf1compat.keras2 import dropped
 from tf1compat.contrib.entries import Served
 from tf1compat.runner.private_paths import moved, table
 from tf1compat.shared.errors import Tf1CompatError
@@ -137,6 +138,9 @@ def find(module: str, name: str, walk: Callable[[str], Any]) -> Home:
     Raises:
       Tf1CompatError: `walk` raised one (it says what to do, e.g. install legacy Keras).
     """
+    keras2 = dropped.served_home(f"{module}:{name}")
+    if keras2 is not None:  # TF 1.15's tf.keras had it, tf_keras dropped it: tf1compat serves it
+        return Home(Served.MAPPED, dropped.dotted(keras2), dropped.WHY, dropped.load(keras2))
     entry = table.tf1_name(module, name)
     real_module = import_quietly(module)
     real = getattr(real_module, name, MISSING) if real_module is not None else MISSING
