@@ -12,6 +12,7 @@ instead.
 from __future__ import annotations
 
 import types
+from typing import Optional
 
 from tf1compat.shared.errors import Tf1CompatError
 
@@ -48,3 +49,15 @@ graph_transforms.TransformGraph = _transform_graph
 # TF 1.15's module -> its stand-in here
 MODULES = {"tensorflow.tools.graph_transforms": graph_transforms,
            "tensorflow.python.profiler.profile_context": profile_context}
+
+
+def imported(name: str, fromlist) -> Optional[types.ModuleType]:
+    """What `from <name> import <fromlist>` gets where `name` (or each item under it) is one of
+    these modules (`from tensorflow.tools import graph_transforms` included); None otherwise."""
+    if not fromlist:
+        return None
+    if name in MODULES:
+        return MODULES[name]
+    if all(f"{name}.{item}" in MODULES for item in fromlist):
+        return types.SimpleNamespace(**{item: MODULES[f"{name}.{item}"] for item in fromlist})
+    return None

@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import types
 from typing import Any, Optional
 
 from tf1compat.contrib.carriers import OWN_MODULES, import_carried
@@ -380,10 +381,15 @@ def deep_attribute(raw: str) -> Any:
         return with_tf115_parameters(raw, resolve(raw))
     above = raw.rpartition(".")[0]
     public, parent = public_name(raw), public_name(above)
-    if public == parent and above not in MODULE_FILES:
+    if public == parent and above not in MODULE_FILES and not tf115_code.is_module_file(above):
         return deep_module(raw)
     if lookup(public) is not None:
-        return with_tf115_parameters(public, resolve(public))
+        value = with_tf115_parameters(public, resolve(public))
+        if not isinstance(value, types.ModuleType) and raw not in MODULE_FILES and \
+                tf115_code.in_source_tree(raw):
+            # TF 1.15's package held its module file (`recurrent.python.ops.functional_rnn`)
+            return deep_module(raw)
+        return value
     if is_namespace(public):
         return namespace_module(public)
     if at_module_file(raw) or tf115_code.in_source_tree(raw):

@@ -102,8 +102,9 @@ def _tf115_import(name, globals=None, locals=None, fromlist=(), level=0):
             return own
         # a namespace tf1compat serves
         return importlib.import_module("tf1compat.contrib." + name[len("tensorflow.contrib."):])
-    if name in absent_modules.MODULES and fromlist:  # gone from TF 2.21's package
-        return absent_modules.MODULES[name]
+    absent = absent_modules.imported(name, fromlist)  # gone from TF 2.21's package
+    if absent is not None:
+        return absent
     if name.startswith("tensorflow.python.estimator") and fromlist:
         # TF 1.15's tensorflow.python.estimator was tensorflow-estimator under another name
         from tf1compat.estimator.tf115_modules import estimator_module
@@ -113,10 +114,6 @@ def _tf115_import(name, globals=None, locals=None, fromlist=(), level=0):
         return _PackageView(name, fromlist)
     if name == "tensorflow":
         return tensorflow_v1()
-    if fromlist and all(f"{name}.{item}" in absent_modules.MODULES for item in fromlist):
-        # from tensorflow.tools import graph_transforms: gone from TF 2.21's package
-        return types.SimpleNamespace(**{item: absent_modules.MODULES[f"{name}.{item}"]
-                                        for item in fromlist})
     return builtins.__import__(name, globals, locals, fromlist, level)
 
 
@@ -263,13 +260,24 @@ def package(name: str) -> Optional[types.ModuleType]:
 def in_source_tree(raw: str) -> bool:
     """Whether TF 1.15's contrib source has a package or module file at `tensorflow.contrib.
     <raw>` ('learn.python.learn.estimators'); False where the source is not here."""
+    base = _source_path(raw)
+    return base is not None and ((base / "__init__.py").is_file() or
+                                 base.with_suffix(".py").is_file())
+
+
+def is_module_file(raw: str) -> bool:
+    """Whether TF 1.15's contrib source has a module file (not a package) at `raw`."""
+    base = _source_path(raw)
+    return base is not None and base.with_suffix(".py").is_file()
+
+
+def _source_path(raw: str) -> Optional[Path]:
     from tf1compat.contrib.tf115_source import SourceUnavailable
 
     try:
-        base = source_root().joinpath("contrib", *raw.split("."))
+        return source_root().joinpath("contrib", *raw.split("."))
     except SourceUnavailable:
-        return False
-    return (base / "__init__.py").is_file() or base.with_suffix(".py").is_file()
+        return None
 
 
 def unavailable(name: str) -> Optional[str]:

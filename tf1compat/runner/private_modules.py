@@ -18,7 +18,9 @@ import importlib
 import types
 from typing import Any, Callable, Optional
 
+from tf1compat.contrib import absent_modules
 from tf1compat.contrib.entries import Served
+from tf1compat.keras2 import dropped
 from tf1compat.estimator.tf115_modules import estimator_module, is_estimator_module
 from tf1compat.runner.private_paths import homes, moved, table
 from tf1compat.runner import served, tf115_signatures
@@ -100,6 +102,10 @@ class PrivateTree:
         `tensorflow.python.estimator` modules are tensorflow-estimator's (`estimator_module`)."""
         if is_estimator_module(name):
             return estimator_module(name)
+        if name in absent_modules.MODULES:  # a tool TF 2.21's package does not ship
+            return absent_modules.MODULES[name]
+        if name in dropped.PRIVATE_MODULES:  # TF 1.15's Keras module tf_keras dropped
+            return importlib.import_module(dropped.PRIVATE_MODULES[name])
         if moved.moved_to(name) is not None or moved.is_moved_package(name):
             from tf1compat.contrib.private_views import view_of  # moved whole in TF 2
 
@@ -110,7 +116,8 @@ class PrivateTree:
         if name not in self._modules:
             real = homes.import_quietly(name)
             self._modules[name] = PrivateModule(name, real, self) \
-                if table.is_module(name) or _holds_contrib_spelling(name) else real
+                if table.is_module(name) or _holds_contrib_spelling(name) or \
+                dropped.holds_names(name) else real
         return self._modules[name]
 
     def resolve(self, module: str, name: str) -> tuple[Optional[str], Optional[homes.Home]]:
@@ -125,6 +132,9 @@ class PrivateTree:
     def _walk(self, v1_name: str) -> Any:
         """`tf.compat.v1.<v1_name>` itself; what it lacks, as the script's TF1 module serves it
         (tf.estimator from tf1compat, legacy Keras or the error saying what to install)."""
+        served = dropped.served_name(v1_name)
+        if served is not None:  # TF 1.15's tf.keras name tf_keras dropped or changed
+            return dropped.load(served)
         parts = v1_name.split(".")
         value = self.root._view_target_module
         try:
@@ -181,7 +191,8 @@ class PrivateTree:
         through the views) and a `from` import the module's view.
         """
         if is_estimator_module(name) or contrib_module(name) is not None or \
-                moved.moved_to(name) is not None or moved.is_moved_package(name):
+                moved.moved_to(name) is not None or moved.is_moved_package(name) or \
+                name in absent_modules.MODULES or name in dropped.PRIVATE_MODULES:
             module = self.module(name)
             return module if fromlist else self.root
         try:

@@ -27,6 +27,7 @@ from tf1compat.shared import patches
 from tf1compat.shared.errors import Tf1CompatError
 from tf1compat.layers import LEGACY_KERAS_HINT
 from tf1compat.census import counts
+from tf1compat.contrib import absent_modules
 from tf1compat.runner.namespace_dict import NamespaceDict
 from tf1compat.shared.module_view import ModuleView
 from tf1compat.runner import (import_callers, private_modules, served, tf115_signatures,
@@ -210,6 +211,10 @@ class ImportHook:
                 and self.tf1_libraries.take_importer(globals.get("__file__")):
             self._verdicts.clear()  # a library found to be TF1 code: its files are user code now
         top = name.split(".")[1] if level == 0 and name.startswith("tensorflow.") else None
+        if top is not None and globals is not None and self._is_user_code(globals):
+            absent = absent_modules.imported(name, fromlist)  # a tool TF 2.21 does not ship
+            if absent is not None:
+                return absent
         if top is not None and (top in _SERVED_TOPS or top in _NAMESPACE_TOPS
                                 or top == "python") and \
                 globals is not None and self._is_user_code(globals):

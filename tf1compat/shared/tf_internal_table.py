@@ -383,6 +383,11 @@ MOVED_STRATEGY_CONTEXT = TfInternal(
     "tensorflow.python.distribute.distribute_lib", ("",),
     used_for="where TF 1.15's distribute.distribution_strategy_context went",
     feature=_MOVED.format("distribute.distribution_strategy_context"), without=_MOVED_WITHOUT)
+MOVED_LAYERS_NORMALIZATION = TfInternal(
+    "tensorflow.python.layers", ("normalization",),
+    used_for="TF 2.21's forward of TF1's batch-normalization layer to a tf_keras path that does "
+             "not exist, served from tf_keras.src.legacy_tf_layers instead",
+    feature=_MOVED.format("layers.normalization"), without=_MOVED_WITHOUT)
 
 # --- other tools ------------------------------------------------------------------------------
 

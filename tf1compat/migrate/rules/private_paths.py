@@ -36,7 +36,9 @@ import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
+from tf1compat.contrib import absent_modules
 from tf1compat.contrib.entries import Served
+from tf1compat.keras2 import dropped
 from tf1compat.migrate.findings import Kind
 from tf1compat.migrate.rules.base import Rule
 from tf1compat.migrate.rules.contrib import dotted
@@ -59,6 +61,9 @@ def public_walk(v1_name: str) -> Any:
     which migrate writes for TF1's `tf.keras` (the tf_keras rule)."""
     if v1_name.startswith(_LEGACY):
         return _LEGACY_HOME
+    served = dropped.served_name(v1_name)
+    if served is not None:  # a TF 1.15 tf.keras name tf_keras dropped: tf1compat's Keras 2
+        return dropped.load(served)
     if v1_name.startswith(_KERAS):
         import importlib
 
@@ -76,6 +81,9 @@ def public_walk(v1_name: str) -> Any:
 def public_code(alias: Optional[str], v1_name: str) -> str:
     """The code of TF1's public name after migrate: `tf.compat.v1.<name>`, or tf_keras's TF1 API
     for a `keras.` one (TF 2.21's `tf.compat.v1.keras` is Keras 3 under plain Python)."""
+    served = dropped.served_name(v1_name)
+    if served is not None:
+        return dropped.dotted(served)
     if v1_name.startswith(_KERAS):
         return f"{V1_KERAS}.{v1_name[len(_KERAS):]}"
     return f"{alias or 'tensorflow'}.compat.v1.{v1_name}"
@@ -101,7 +109,7 @@ class PrivatePathsRule(Rule):
     NAME = "private-paths"
     DESCRIPTION = ("names from tensorflow.python.* modules -> their public TF1 names "
                    "(tf.compat.v1.graph_util.convert_variables_to_constants)")
-    TRIGGERS = (_PACKAGE,)
+    TRIGGERS = (_PACKAGE, "tensorflow.tools")
     METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider, ParentNodeProvider)
 
     def visit_Module(self, node: cst.Module) -> None:
@@ -131,7 +139,8 @@ class PrivatePathsRule(Rule):
 
         def served_whole(name: str) -> bool:  # also a module TF 2 moved whole (`training_ops`)
             return is_estimator_module(name) or contrib_module(name) is not None or \
-                moved.moved_to(name) is not None or moved.is_moved_package(name)
+                moved.moved_to(name) is not None or moved.is_moved_package(name) or \
+                name in absent_modules.MODULES  # a tool TF 2.21 does not ship: its stand-in
 
         if isinstance(imp, cst.ImportFrom):
             module = from_module(imp)
@@ -242,6 +251,13 @@ class PrivatePathsRule(Rule):
 
         home = find(module, name, public_walk)
         key = f"{module}.{name}"
+        served = dropped.served_home(f"{module}:{name}") or \
+            (dropped.served_name(home.public) if home.public else None)
+        if served is not None:  # a TF 1.15 tf.keras name tf_keras dropped: tf1compat serves it
+            AddImportsVisitor.add_needed_import(self.context, dropped.module_of(served))
+            self._report(key, node, Kind.CHANGED, f"{key} -> {dropped.dotted(served)} "
+                                                  f"({dropped.WHY})")
+            return dropped.dotted(served)
         if home.status is Served.NATIVE or home.public is not None:
             self.callees[node] = (module, name, home)
         if home.public is not None:
@@ -325,17 +341,28 @@ def from_module(imp) -> str:
 
 
 def imports(module: cst.Module):
-    """Every absolute `import tensorflow.python...` / `from tensorflow.python... import` node."""
+    """Every absolute `import tensorflow.python...` / `from tensorflow.python... import` node,
+    and the imports of TF 1.15's tools TF 2.21 does not ship (`tensorflow.tools.
+    graph_transforms`)."""
     import libcst.matchers as m
 
     for imp in m.findall(module, m.ImportFrom() | m.Import()):
         if isinstance(imp, cst.ImportFrom):
             name = dotted(imp.module) if imp.module is not None else None
-            if not imp.relative and name and (name == _PACKAGE or name.startswith(_PACKAGE + ".")):
+            if not imp.relative and name and (name == _PACKAGE or name.startswith(_PACKAGE + ".")
+                                              or _absent(name, imp.names)):
                 yield imp
         elif any((dotted(alias.name) or "").startswith(_PACKAGE + ".") and alias.asname
                  for alias in imp.names):
             yield imp
+
+
+def _absent(module: str, names) -> bool:
+    """Whether `from <module> import <names>` imports a tool TF 2.21 does not ship."""
+    if module in absent_modules.MODULES:
+        return True
+    return not isinstance(names, cst.ImportStar) and bool(names) and all(
+        f"{module}.{alias.name.value}" in absent_modules.MODULES for alias in names)
 
 
 def bound_name(alias: cst.ImportAlias) -> str:

@@ -1,4 +1,5 @@
-"""TF 1.15's `tensorflow.python.*` modules that TF 2.21 moved whole, and where they went.
+"""TF 1.15's `tensorflow.python.*` modules that TF 2.21 moved whole (or whose forward points
+nowhere), and where they went.
 
 Between 1.15 and 2.21 TensorFlow moved some private modules as a whole: the checkpointing
 machinery (`training/tracking/*`) became `trackable/*` and `checkpoint/*`, the distribution
@@ -31,6 +32,10 @@ MOVED: dict[str, tuple[str, ...]] = {
     "tensorflow.python.training.training_ops": ("tensorflow.python.ops.gen_training_ops",),
     "tensorflow.python.distribute.distribution_strategy_context":
         ("tensorflow.python.distribute.distribute_lib",),
+    # TF 2.21's module forwards TF1's batch-normalization layer to `tf_keras.legacy_tf_layers.
+    # normalization`, a path tf_keras 2.21 keeps only under `tf_keras.src`: importing any of
+    # its names fails there. The layer is the one `tf.layers.BatchNormalization` is under run.
+    "tensorflow.python.layers.normalization": ("tf_keras.src.legacy_tf_layers.normalization",),
 }
 # Packages every module of which moved: nothing of theirs is left to import at the old path.
 MOVED_PACKAGES = frozenset({_TRACKING})
