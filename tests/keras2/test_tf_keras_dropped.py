@@ -117,3 +117,11 @@ def test_migrate_finds_dropped_names_on_every_spelling_a_script_reaches_them_by(
     imports = "\n".join(line for line in migrated.splitlines()
                         if line.startswith(("import tf1compat", "from tf1compat")))
     exec(compile(imports, "imports.py", "exec"), namespace)  # noqa: S102 - imports alone
+
+
+def test_the_noisy_schedule_takes_tf115s_name_by_position():
+    from tf1compat.keras2.schedules import NoisyLinearCosineDecay
+
+    schedule = NoisyLinearCosineDecay(0.1, 10, 1.0, 0.55, 0.5, 0.0, 0.001, "noisy")
+    assert schedule.name == "noisy" and schedule.seed is None
+    assert NoisyLinearCosineDecay.from_config(schedule.get_config()).name == "noisy"

@@ -4,10 +4,11 @@ TF 1.15's `tf.keras` was Keras 2 (2.2.4-tf), and tf_keras's TF1 view keeps that 
 what TF 2.x removed from it: `Sequential.predict_classes` and `predict_proba`,
 `utils.multi_gpu_model`, `utils.HDF5Matrix`, `utils.convert_all_kernels_in_model`,
 `wrappers.scikit_learn`, and two learning-rate schedules it still defines but no longer
-exports. Each is served where tf1compat's Keras 2 serves the same Keras 2 name, so that
-`tf.keras.X`, `tf.contrib.keras.X` and standalone Keras 2's `keras.X` are one object under
-`run`, and `migrate` writes that object's home instead of a tf_keras name that does not
-exist. Data only: the runner, contrib's homes and migrate read it.
+exports (one with a parameter added before TF 1.15's `name`). Each is served where
+tf1compat's Keras 2 serves the same Keras 2 name, so that `tf.keras.X`, `tf.contrib.keras.X`
+and standalone Keras 2's `keras.X` are one object under `run`, and `migrate` writes that
+object's home instead of a tf_keras name that does not exist. Data only: the runner,
+contrib's homes and migrate read it.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ BY_HOME = {
     f"{_K}wrappers.scikit_learn:KerasRegressor": f"{_OURS}wrappers.scikit_learn:KerasRegressor",
     f"{_K}optimizer_v2.learning_rate_schedule:LinearCosineDecay":
         f"{_SCHEDULES}LinearCosineDecay",
-    f"{_K}optimizer_v2.learning_rate_schedule:NoisyLinearCosineDecay":
-        f"{_SCHEDULES}NoisyLinearCosineDecay",
+    f"{_K}optimizer_v2.learning_rate_schedule:NoisyLinearCosineDecay":  # TF 1.15's order
+        f"{_OURS}schedules:NoisyLinearCosineDecay",
 }
 # TF 1.15's public names of those objects under `tf.keras` (TF 1.15's listing, the same
 # object under each), as paths after `tensorflow.`, -> their home.
