@@ -369,12 +369,10 @@ MOVED_TRACKABLE = TfInternal(
     ("base", "data_structures", "autotrackable", "resource", "layer_utils", "python_state"),
     used_for="where TF 1.15's training.tracking modules went",
     feature=_MOVED.format("training.tracking"), without=_MOVED_WITHOUT)
-
 MOVED_CHECKPOINT = TfInternal(
     "tensorflow.python.checkpoint", ("checkpoint", "graph_view", "restore"),
     used_for="where TF 1.15's training.tracking util and graph_view went",
     feature=_MOVED.format("training.tracking"), without=_MOVED_WITHOUT)
-
 MOVED_TRAINING_OPS = TfInternal(
     "tensorflow.python.ops.gen_training_ops", ("",),
     used_for="what is left of TF 1.15's training.training_ops, the kernels' generated module",
@@ -383,10 +381,8 @@ MOVED_STRATEGY_CONTEXT = TfInternal(
     "tensorflow.python.distribute.distribute_lib", ("",),
     used_for="where TF 1.15's distribute.distribution_strategy_context went",
     feature=_MOVED.format("distribute.distribution_strategy_context"), without=_MOVED_WITHOUT)
-MOVED_LAYERS_NORMALIZATION = TfInternal(
-    "tensorflow.python.layers", ("normalization",),
-    used_for="TF 2.21's forward of TF1's batch-normalization layer to a tf_keras path that does "
-             "not exist, served from tf_keras.src.legacy_tf_layers instead",
+MOVED_LAYERS_NORMALIZATION = TfInternal(  # its forward points to a tf_keras path that is gone
+    "tensorflow.python.layers", ("normalization",), used_for="TF1's batch-normalization layer",
     feature=_MOVED.format("layers.normalization"), without=_MOVED_WITHOUT)
 
 # --- other tools ------------------------------------------------------------------------------
