@@ -29,3 +29,20 @@ def printed(stdout: str, prefixes=("losses", "predictions", "evaluate", "reloade
     placement to stdout too, differently under each TensorFlow)."""
     return "\n".join(line for line in stdout.splitlines() if line.startswith(prefixes))
 
+
+def run_migrated(source: str, folder, name: str = "migrated.py") -> str:
+    """Runs migrated `source` under plain Python in `folder` (no variable chooses legacy Keras:
+    the migrated script imports what it needs itself); its stdout, after asserting exit 0."""
+    import subprocess
+    import sys
+
+    from budgets import budget
+    from isolated import python_env
+
+    path = folder / name
+    path.write_text(source)
+    plain = {key: value for key, value in python_env().items() if key != "TF_USE_LEGACY_KERAS"}
+    after = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                           env=plain, cwd=str(folder), timeout=budget(240, floor=240))
+    assert after.returncode == 0, after.stderr[-3000:]
+    return after.stdout

@@ -6,13 +6,10 @@ with Keras 2.3.1 for the standalone script), `tf1compat run`, `migrate` then pla
 tf1compat's Keras 2 (`tf1compat.keras2.dropped`); the three print the same numbers.
 """
 
-import subprocess
-import sys
 
 import pytest
 
-from budgets import budget
-from isolated import python_env, run_cli
+from isolated import run_cli
 from keras2 import reference
 from tf1compat.compare.printed_numbers import compare
 
@@ -36,14 +33,8 @@ def test_names_tf_keras_dropped_print_tf115s_numbers_under_run_and_after_migrate
     migrated, findings = migrate_source(script.read_text(), script.name, "tf1compat")
     assert "tf1compat.keras2.wrappers.scikit_learn" in migrated, migrated
     assert "tensorflow.keras" not in migrated and "from keras" not in migrated, migrated
-    path = tmp_path / name
-    path.write_text(migrated)
-    plain = {key: value for key, value in python_env().items()  # nothing chooses legacy Keras
-             if key != "TF_USE_LEGACY_KERAS"}
-    after = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
-                           env=plain, cwd=str(tmp_path), timeout=budget(240, floor=240))
-    assert after.returncode == 0, after.stderr[-3000:]
-    comparison = compare(expected, reference.printed(after.stdout))
+    after = reference.run_migrated(migrated, tmp_path, name)
+    comparison = compare(expected, reference.printed(after))
     assert comparison.ok, comparison.report()
 
 

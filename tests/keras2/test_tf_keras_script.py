@@ -6,13 +6,10 @@ that API, so the migrated script trains in its TF1 session under plain Python to
 three print the same numbers (tf1compat.compare.printed_numbers, the corpus's tolerances).
 """
 
-import subprocess
-import sys
 
 import pytest
 
-from budgets import budget
-from isolated import python_env, run_cli
+from isolated import run_cli
 from keras2 import reference
 from tf1compat.compare.printed_numbers import compare
 
@@ -36,12 +33,5 @@ def test_a_tf_keras_script_prints_tf115s_numbers_under_run_and_after_migrate(
     code = migrated.split('"""')[-1]  # after the script's docstring, which names tf.keras
     assert "tf.keras" not in code and "tensorflow.keras" not in code, migrated
     assert any(f.rule == "tf-keras" for f in findings), findings
-    path = tmp_path / "migrated.py"
-    path.write_text(migrated)
-    plain = {key: value for key, value in python_env().items()  # nothing chooses legacy Keras
-             if key != "TF_USE_LEGACY_KERAS"}
-    after = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
-                           env=plain, cwd=str(tmp_path), timeout=budget(240, floor=240))
-    assert after.returncode == 0, after.stderr[-3000:]
-    comparison = compare(expected, reference.printed(after.stdout))
+    comparison = compare(expected, reference.printed(reference.run_migrated(migrated, tmp_path)))
     assert comparison.ok, comparison.report()
