@@ -134,8 +134,9 @@ def _module_targets(home: str) -> list[tuple[str, str]]:
         return [("tf_slim", tf_slim_home(home))]
     if module in OWN_MODULES:  # a module tf1compat serves itself (on TF 2.21's kernels)
         return [("own", f"{OWN_MODULES[module]}.{qualname}")]
-    if dropped.served_home(home):  # TF 1.15's tf.keras name tf_keras dropped or changed
-        return [("keras2", dropped.dotted(dropped.served_home(home)))]
+    keras2 = dropped.served_home(home)
+    if keras2 is not None:  # TF 1.15's tf.keras name tf_keras dropped or changed
+        return [("keras2", dropped.dotted(keras2))]
     if keras_home(home):
         return [("tf_keras", keras_home(home))]
     if tf115_code_home(home):

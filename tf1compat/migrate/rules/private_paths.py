@@ -81,9 +81,6 @@ def public_walk(v1_name: str) -> Any:
 def public_code(alias: Optional[str], v1_name: str) -> str:
     """The code of TF1's public name after migrate: `tf.compat.v1.<name>`, or tf_keras's TF1 API
     for a `keras.` one (TF 2.21's `tf.compat.v1.keras` is Keras 3 under plain Python)."""
-    served = dropped.served_name(v1_name)
-    if served is not None:
-        return dropped.dotted(served)
     if v1_name.startswith(_KERAS):
         return f"{V1_KERAS}.{v1_name[len(_KERAS):]}"
     return f"{alias or 'tensorflow'}.compat.v1.{v1_name}"
